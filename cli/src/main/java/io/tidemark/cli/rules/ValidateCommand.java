@@ -1,0 +1,45 @@
+package io.tidemark.cli.rules;
+
+import io.tidemark.cli.ExitCodes;
+import io.tidemark.lifecycle.config.LifecycleConfigException;
+import io.tidemark.lifecycle.config.LifecycleConfigs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "validate",
+        mixinStandardHelpOptions = true,
+        description = {"Checks a PutBucketLifecycleConfiguration body the way S3 does.",
+            "Prints OK, or <ErrorCode>: <message> with S3's error code, and exits 0 or 1."})
+public final class ValidateCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE.xml", description = "The lifecycle configuration to check.")
+    private Path file;
+
+    @Override
+    public Integer call() {
+        byte[] document;
+        try {
+            document = Files.readAllBytes(file);
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("error: cannot read " + file + ": " + e);
+            return ExitCodes.FAILURE;
+        }
+        try {
+            LifecycleConfigs.parseAndValidate(document);
+            spec.commandLine().getOut().println("OK");
+            return ExitCodes.OK;
+        } catch (LifecycleConfigException e) {
+            spec.commandLine().getOut().println(e.describe());
+            return ExitCodes.FAILURE;
+        }
+    }
+}

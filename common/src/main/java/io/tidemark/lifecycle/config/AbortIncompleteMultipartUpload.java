@@ -1,0 +1,4 @@
+package io.tidemark.lifecycle.config;
+
+public record AbortIncompleteMultipartUpload(int daysAfterInitiation) {
+}

@@ -1,0 +1,20 @@
+package io.tidemark.lifecycle.config;
+
+import java.nio.charset.StandardCharsets;
+
+/** The one call most callers want: a body in, a configuration S3 would accept out, or S3's error. */
+public final class LifecycleConfigs {
+
+    private LifecycleConfigs() {
+    }
+
+    public static LifecycleConfiguration parseAndValidate(byte[] document) throws LifecycleConfigException {
+        LifecycleConfiguration config = LifecycleXmlParser.parse(document);
+        LifecycleValidator.validate(config);
+        return config;
+    }
+
+    public static LifecycleConfiguration parseAndValidate(String document) throws LifecycleConfigException {
+        return parseAndValidate(document.getBytes(StandardCharsets.UTF_8));
+    }
+}

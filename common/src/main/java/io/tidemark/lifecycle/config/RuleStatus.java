@@ -1,0 +1,6 @@
+package io.tidemark.lifecycle.config;
+
+public enum RuleStatus {
+    Enabled,
+    Disabled
+}

@@ -1,0 +1,54 @@
+package io.tidemark.seaweed;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What an entry looked like when a lifecycle decision was made about it. The gateway deletes only if the
+ * live entry still has exactly this identity, so a decision can never act on an object that was replaced,
+ * re-tagged or otherwise changed after it was made.
+ *
+ * @param mtimeNs      modification time in nanoseconds since the epoch ({@code mtime * 1e9 + mtime_ns})
+ * @param headFid      the first chunk's file id, or empty for an entry without chunks
+ * @param extendedHash {@link ExtendedHash} of the entry's extended attributes (empty when it has none)
+ */
+public record EntryIdentity(long mtimeNs, long size, String headFid, byte[] extendedHash) {
+
+    public EntryIdentity {
+        Objects.requireNonNull(headFid, "headFid");
+        extendedHash = extendedHash.clone();
+    }
+
+    public static EntryIdentity of(long mtimeSeconds, int mtimeNanos, long size, String headFid,
+                                   Map<String, byte[]> extended) {
+        return new EntryIdentity(Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos),
+                size, headFid, ExtendedHash.of(extended));
+    }
+
+    @Override
+    public byte[] extendedHash() {
+        return extendedHash.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof EntryIdentity other
+                && mtimeNs == other.mtimeNs
+                && size == other.size
+                && headFid.equals(other.headFid)
+                && Arrays.equals(extendedHash, other.extendedHash);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(mtimeNs, size, headFid, Arrays.hashCode(extendedHash));
+    }
+
+    @Override
+    public String toString() {
+        return "EntryIdentity[mtimeNs=" + mtimeNs + ", size=" + size + ", headFid=" + headFid
+                + ", extendedHash=" + HexFormat.of().formatHex(extendedHash) + "]";
+    }
+}

@@ -1,0 +1,64 @@
+package io.tidemark.seaweed;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The 32-byte hashes SeaweedFS keeps beside each replay cursor. A change of either one means the timers
+ * armed so far were armed under other rules, and a recovery walk is needed.
+ */
+public final class ReplayHashes {
+
+    public static final int LENGTH = 32;
+
+    private static final Comparator<ReplayAction> ORDER = Comparator
+            .comparing(ReplayAction::ruleHash)
+            .thenComparingInt(a -> a.kind().number())
+            .thenComparing(ReplayAction::bucket, Utf8Order.STRINGS);
+
+    private ReplayHashes() {
+    }
+
+    /**
+     * Hashes the content of every timer-driven action: bucket, rule hash, kind and delay. The caller passes
+     * only actions of enabled rules; actions of other kinds are ignored.
+     */
+    public static byte[] replayContentHash(Collection<ReplayAction> actions) {
+        List<ReplayAction> items = actions.stream().filter(a -> a.kind().timerDriven()).sorted(ORDER).toList();
+        if (items.isEmpty()) {
+            return new byte[LENGTH];
+        }
+        HashWriter w = new HashWriter();
+        for (ReplayAction a : items) {
+            w.stringField(0x01, a.bucket())
+                    .bytesField(0x02, a.ruleHash().toBytes())
+                    .signedField(0x03, a.kind().number())
+                    .signedField(0x04, a.ttl().toNanos());
+        }
+        return w.finish();
+    }
+
+    /**
+     * Hashes the timer-driven actions that a meta-log retention window too short for their delay pushes
+     * from replay to the walker (and those with no delay at all), so a change of retention is noticed too.
+     */
+    public static byte[] promotedHash(Collection<ReplayAction> actions, Duration retentionWindow) {
+        List<ReplayAction> items = actions.stream()
+                .filter(a -> a.kind().timerDriven())
+                .filter(a -> a.ttl().isZero() || a.ttl().compareTo(retentionWindow) > 0)
+                .sorted(ORDER)
+                .toList();
+        if (items.isEmpty()) {
+            return new byte[LENGTH];
+        }
+        HashWriter w = new HashWriter();
+        for (ReplayAction a : items) {
+            w.stringField(0x01, a.bucket())
+                    .bytesField(0x02, a.ruleHash().toBytes())
+                    .signedField(0x03, a.kind().number());
+        }
+        return w.finish();
+    }
+}

@@ -1,0 +1,18 @@
+package io.tidemark.seaweed;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * Go sorts strings by their UTF-8 bytes; Java's {@code String.compareTo} compares UTF-16 code units, which
+ * orders characters above U+FFFF differently. Every hash that sorts keys must use this order to match.
+ */
+final class Utf8Order {
+
+    static final Comparator<String> STRINGS = (a, b) ->
+            Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+
+    private Utf8Order() {
+    }
+}
