@@ -54,10 +54,9 @@ public final class LifecycleXmlParser {
     }
 
     private static LifecycleRule parseRule(XmlElement element, int index) throws LifecycleConfigException {
-        ElementChildren children = ElementChildren.of(element, "rule " + (index + 1), RULE_CHILDREN);
+        String where = LifecycleRule.label(index, peekId(element));
+        ElementChildren children = ElementChildren.of(element, where, RULE_CHILDREN);
         String id = children.text("ID");
-        String where = LifecycleRule.label(index, id);
-        children = ElementChildren.of(element, where, RULE_CHILDREN);
 
         String statusText = children.text("Status");
         RuleStatus status;
@@ -97,6 +96,16 @@ public final class LifecycleXmlParser {
                 transitions, nvTransitions,
                 nve == null ? null : parseNoncurrentExpiration(nve, where),
                 abort == null ? null : parseAbort(abort, where));
+    }
+
+    /** The rule's ID if it has a plain one, so that even errors found before reading it can name the rule. */
+    private static String peekId(XmlElement rule) {
+        for (XmlElement child : rule.children()) {
+            if (child.name().equals("ID") && child.children().isEmpty()) {
+                return child.text();
+            }
+        }
+        return null;
     }
 
     private static RuleFilter parseFilter(XmlElement element, String where) throws LifecycleConfigException {
