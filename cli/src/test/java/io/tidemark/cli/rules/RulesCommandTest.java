@@ -49,6 +49,11 @@ class RulesCommandTest {
         assertThat(CliRunner.run("rules", "validate").exitCode()).isEqualTo(2);
         assertThat(CliRunner.run("rules", "frobnicate").exitCode()).isEqualTo(2);
         assertThat(CliRunner.run("rules", "eval").exitCode()).isEqualTo(2);
+        Result bare = CliRunner.run("rules");
+        assertThat(bare.exitCode()).isEqualTo(2);
+        assertThat(bare.err()).contains("validate").contains("eval");
+        assertThat(CliRunner.run().exitCode()).isEqualTo(2);
+        assertThat(CliRunner.run("--help").exitCode()).isZero();
     }
 
     @Test
