@@ -26,18 +26,7 @@ public final class ReplayHashes {
      * only actions of enabled rules; actions of other kinds are ignored.
      */
     public static byte[] replayContentHash(Collection<ReplayAction> actions) {
-        List<ReplayAction> items = actions.stream().filter(a -> a.kind().timerDriven()).sorted(ORDER).toList();
-        if (items.isEmpty()) {
-            return new byte[LENGTH];
-        }
-        HashWriter w = new HashWriter();
-        for (ReplayAction a : items) {
-            w.stringField(0x01, a.bucket())
-                    .bytesField(0x02, a.ruleHash().toBytes())
-                    .signedField(0x03, a.kind().number())
-                    .signedField(0x04, a.ttl().toNanos());
-        }
-        return w.finish();
+        return hash(actions.stream().filter(a -> a.kind().timerDriven()).toList(), true);
     }
 
     /**
@@ -45,19 +34,24 @@ public final class ReplayHashes {
      * from replay to the walker (and those with no delay at all), so a change of retention is noticed too.
      */
     public static byte[] promotedHash(Collection<ReplayAction> actions, Duration retentionWindow) {
-        List<ReplayAction> items = actions.stream()
+        return hash(actions.stream()
                 .filter(a -> a.kind().timerDriven())
                 .filter(a -> a.ttl().isZero() || a.ttl().compareTo(retentionWindow) > 0)
-                .sorted(ORDER)
-                .toList();
-        if (items.isEmpty()) {
+                .toList(), false);
+    }
+
+    private static byte[] hash(List<ReplayAction> actions, boolean withDelay) {
+        if (actions.isEmpty()) {
             return new byte[LENGTH];
         }
         HashWriter w = new HashWriter();
-        for (ReplayAction a : items) {
+        for (ReplayAction a : actions.stream().sorted(ORDER).toList()) {
             w.stringField(0x01, a.bucket())
                     .bytesField(0x02, a.ruleHash().toBytes())
                     .signedField(0x03, a.kind().number());
+            if (withDelay) {
+                w.signedField(0x04, a.ttl().toNanos());
+            }
         }
         return w.finish();
     }

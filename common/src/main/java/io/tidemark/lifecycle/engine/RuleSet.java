@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A bucket's compiled lifecycle rules: immutable, safe to share between threads, and cheap to evaluate
@@ -59,29 +60,22 @@ public final class RuleSet {
     public Evaluation evaluate(ObjectVersion version, BucketVersioning versioning, Instant now) {
         PrefixIndex.Candidates candidates = new PrefixIndex.Candidates();
         versionRules.collect(version.key(), version.tags(), candidates);
-        RuleMatch due = null;
-        RuleMatch upcoming = null;
-        for (int i = 0; i < candidates.size(); i++) {
-            RuleMatch match = rules.get(candidates.get(i)).matchVersion(version, versioning, calendar);
-            if (match == null) {
-                continue;
-            }
-            if (match.dueBy(now)) {
-                due = better(due, match, DUE_ORDER);
-            } else {
-                upcoming = better(upcoming, match, UPCOMING_ORDER);
-            }
-        }
-        return result(due, upcoming);
+        return select(candidates, rule -> rule.matchVersion(version, versioning, calendar), now);
     }
 
     public Evaluation evaluate(MultipartUpload upload, Instant now) {
         PrefixIndex.Candidates candidates = new PrefixIndex.Candidates();
         uploadRules.collect(upload.key(), Map.of(), candidates);
+        return select(candidates, rule -> rule.matchUpload(upload, calendar), now);
+    }
+
+    /** Picks, among the candidates' matches, the one to act on now and the earliest one still to come. */
+    private Evaluation select(PrefixIndex.Candidates candidates, Function<CompiledRule, RuleMatch> matcher,
+                              Instant now) {
         RuleMatch due = null;
         RuleMatch upcoming = null;
         for (int i = 0; i < candidates.size(); i++) {
-            RuleMatch match = rules.get(candidates.get(i)).matchUpload(upload, calendar);
+            RuleMatch match = matcher.apply(rules.get(candidates.get(i)));
             if (match == null) {
                 continue;
             }
@@ -91,7 +85,10 @@ public final class RuleSet {
                 upcoming = better(upcoming, match, UPCOMING_ORDER);
             }
         }
-        return result(due, upcoming);
+        if (due == null && upcoming == null) {
+            return Evaluation.NOTHING;
+        }
+        return new Evaluation(Optional.ofNullable(due), Optional.ofNullable(upcoming));
     }
 
     /**
@@ -130,10 +127,4 @@ public final class RuleSet {
         return current == null || order.compare(candidate, current) < 0 ? candidate : current;
     }
 
-    private static Evaluation result(RuleMatch due, RuleMatch upcoming) {
-        if (due == null && upcoming == null) {
-            return Evaluation.NOTHING;
-        }
-        return new Evaluation(Optional.ofNullable(due), Optional.ofNullable(upcoming));
-    }
 }
