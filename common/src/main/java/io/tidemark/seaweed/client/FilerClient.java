@@ -1,0 +1,151 @@
+package io.tidemark.seaweed.client;
+
+import io.grpc.Channel;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.seaweed.pb.FilerProto.GetFilerConfigurationRequest;
+import io.tidemark.seaweed.pb.FilerProto.GetFilerConfigurationResponse;
+import io.tidemark.seaweed.pb.FilerProto.ListEntriesRequest;
+import io.tidemark.seaweed.pb.FilerProto.ListEntriesResponse;
+import io.tidemark.seaweed.pb.FilerProto.LookupDirectoryEntryRequest;
+import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The filer operations Tidemark needs: look up an entry, list a directory page by page, find the buckets
+ * directory, and subscribe to the meta-log. Every unary call carries the configured deadline.
+ */
+public final class FilerClient implements AutoCloseable {
+
+    /** The text a SeaweedFS filer puts in the error of a lookup for a missing entry. */
+    static final String NOT_FOUND_MESSAGE = "no entry is found in filer store";
+    static final String DEFAULT_BUCKETS_DIRECTORY = "/buckets";
+
+    private final Channel channel;
+    private final ManagedChannel owned;
+    private final Duration deadline;
+
+    /** Uses a channel the caller owns and closes. */
+    public FilerClient(Channel channel, Duration deadline) {
+        this(channel, null, deadline);
+    }
+
+    private FilerClient(Channel channel, ManagedChannel owned, Duration deadline) {
+        this.channel = channel;
+        this.owned = owned;
+        this.deadline = deadline;
+    }
+
+    public static FilerClient connect(String address, GrpcTls tls, Duration deadline) {
+        ManagedChannel channel = GrpcChannels.open(address, tls);
+        return new FilerClient(channel, channel, deadline);
+    }
+
+    private SeaweedFilerGrpc.SeaweedFilerBlockingStub stub() {
+        return SeaweedFilerGrpc.newBlockingStub(channel).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The entry, or empty when the filer has none at that path. */
+    public Optional<Entry> lookup(String directory, String name) {
+        try {
+            return Optional.of(stub().lookupDirectoryEntry(LookupDirectoryEntryRequest.newBuilder()
+                    .setDirectory(directory).setName(name).build()).getEntry());
+        } catch (StatusRuntimeException e) {
+            if (isNotFound(e)) {
+                return Optional.empty();
+            }
+            throw new SeaweedCallException("LookupDirectoryEntry " + directory + "/" + name, e);
+        }
+    }
+
+    /** SeaweedFS reports a missing entry as an UNKNOWN error with a fixed message, not as NOT_FOUND. */
+    public static boolean isNotFound(StatusRuntimeException e) {
+        Status status = e.getStatus();
+        return status.getCode() == Status.Code.NOT_FOUND
+                || (status.getDescription() != null && status.getDescription().contains(NOT_FOUND_MESSAGE));
+    }
+
+    /**
+     * One page of a directory in name order.
+     *
+     * @param startFrom list names after this one ({@code inclusive}: from this one), or empty for the start
+     */
+    public List<Entry> listPage(String directory, String prefix, String startFrom, boolean inclusive, int limit) {
+        ListEntriesRequest request = ListEntriesRequest.newBuilder()
+                .setDirectory(directory).setPrefix(prefix).setStartFromFileName(startFrom)
+                .setInclusiveStartFrom(inclusive).setLimit(limit).build();
+        List<Entry> page = new ArrayList<>(Math.min(limit, 1024));
+        try {
+            Iterator<ListEntriesResponse> responses = stub().listEntries(request);
+            while (responses.hasNext()) {
+                page.add(responses.next().getEntry());
+            }
+            return page;
+        } catch (StatusRuntimeException e) {
+            throw new SeaweedCallException("ListEntries " + directory, e);
+        }
+    }
+
+    /** Every entry of a directory, fetched lazily a page at a time. */
+    public Iterable<Entry> listAll(String directory, String prefix, int pageSize) {
+        return () -> new Iterator<>() {
+            private List<Entry> page = listPage(directory, prefix, "", false, pageSize);
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                if (next < page.size()) {
+                    return true;
+                }
+                if (page.size() < pageSize) {
+                    return false;
+                }
+                page = listPage(directory, prefix, page.get(page.size() - 1).getName(), false, pageSize);
+                next = 0;
+                return !page.isEmpty();
+            }
+
+            @Override
+            public Entry next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return page.get(next++);
+            }
+        };
+    }
+
+    public GetFilerConfigurationResponse configuration() {
+        try {
+            return stub().getFilerConfiguration(GetFilerConfigurationRequest.getDefaultInstance());
+        } catch (StatusRuntimeException e) {
+            throw new SeaweedCallException("GetFilerConfiguration", e);
+        }
+    }
+
+    /** Where the S3 gateway keeps its buckets; {@code /buckets} when the filer does not say. */
+    public String bucketsDirectory() {
+        String dir = configuration().getDirBuckets();
+        return dir.isEmpty() ? DEFAULT_BUCKETS_DIRECTORY : dir;
+    }
+
+    /** Starts a reconnecting subscription to the filer's meta-log. */
+    public MetadataSubscription subscribe(SubscriptionOptions options) {
+        return MetadataSubscription.start(SeaweedFilerGrpc.newBlockingStub(channel), options);
+    }
+
+    @Override
+    public void close() {
+        if (owned != null) {
+            GrpcChannels.close(owned);
+        }
+    }
+}

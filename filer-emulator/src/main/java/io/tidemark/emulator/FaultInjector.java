@@ -1,0 +1,89 @@
+package io.tidemark.emulator;
+
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Knobs that make the emulator misbehave on purpose, settable at start and while it runs: a probability of
+ * failing any RPC with UNAVAILABLE, a latency added to every RPC, and outcomes forced for chosen object paths.
+ */
+public final class FaultInjector implements ServerInterceptor {
+
+    /** A {@code LifecycleDelete} answer forced for one {@code bucket/objectPath}. */
+    public record ForcedOutcome(LifecycleDeleteOutcome outcome, String reason) {
+    }
+
+    private volatile double unavailableProbability;
+    private volatile Duration latency = Duration.ZERO;
+    private final Map<String, ForcedOutcome> forced = new ConcurrentHashMap<>();
+
+    public void setUnavailableProbability(double probability) {
+        if (probability < 0 || probability > 1) {
+            throw new IllegalArgumentException("probability must be between 0 and 1, not " + probability);
+        }
+        this.unavailableProbability = probability;
+    }
+
+    public double unavailableProbability() {
+        return unavailableProbability;
+    }
+
+    public void setLatency(Duration latency) {
+        if (latency.isNegative()) {
+            throw new IllegalArgumentException("latency must not be negative");
+        }
+        this.latency = latency;
+    }
+
+    public Duration latency() {
+        return latency;
+    }
+
+    public void force(String bucket, String objectPath, LifecycleDeleteOutcome outcome, String reason) {
+        forced.put(bucket + "/" + objectPath, new ForcedOutcome(outcome, reason));
+    }
+
+    public void clearForced(String bucket, String objectPath) {
+        forced.remove(bucket + "/" + objectPath);
+    }
+
+    public void clearAll() {
+        forced.clear();
+        unavailableProbability = 0;
+        latency = Duration.ZERO;
+    }
+
+    public Optional<ForcedOutcome> forcedOutcome(String bucket, String objectPath) {
+        return Optional.ofNullable(forced.get(bucket + "/" + objectPath));
+    }
+
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                                                       ServerCallHandler<Q, R> next) {
+        Duration delay = latency;
+        if (!delay.isZero()) {
+            try {
+                Thread.sleep(delay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (unavailableProbability > 0 && ThreadLocalRandom.current().nextDouble() < unavailableProbability) {
+            call.close(Status.UNAVAILABLE.withDescription("injected fault"), new Metadata());
+            return new ServerCall.Listener<>() {
+            };
+        }
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+        };
+    }
+}

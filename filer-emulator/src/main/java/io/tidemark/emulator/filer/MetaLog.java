@@ -1,0 +1,97 @@
+package io.tidemark.emulator.filer;
+
+import io.tidemark.seaweed.pb.FilerProto.EventNotification;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The ordered list of every mutation's event, each stamped with a strictly increasing {@code ts_ns}. Readers
+ * find their start by timestamp and wait for appends; the optional file makes the log survive restarts.
+ */
+final class MetaLog {
+
+    private final List<SubscribeMetadataResponse> events = new ArrayList<>();
+    private final Clock clock;
+    private final MetaLogFile file;
+    private long lastTsNs;
+
+    MetaLog(Clock clock, MetaLogFile file, List<SubscribeMetadataResponse> recovered) {
+        this.clock = clock;
+        this.file = file;
+        events.addAll(recovered);
+        if (!recovered.isEmpty()) {
+            lastTsNs = recovered.get(recovered.size() - 1).getTsNs();
+        }
+    }
+
+    synchronized SubscribeMetadataResponse append(String directory, EventNotification notification) {
+        Instant now = clock.instant();
+        long ts = Math.max(now.getEpochSecond() * 1_000_000_000L + now.getNano(), lastTsNs + 1);
+        SubscribeMetadataResponse event = SubscribeMetadataResponse.newBuilder()
+                .setDirectory(directory)
+                .setEventNotification(notification)
+                .setTsNs(ts)
+                .build();
+        if (file != null) {
+            file.append(event);
+        }
+        events.add(event);
+        lastTsNs = ts;
+        notifyAll();
+        return event;
+    }
+
+    synchronized int size() {
+        return events.size();
+    }
+
+    synchronized SubscribeMetadataResponse get(int index) {
+        return events.get(index);
+    }
+
+    synchronized long lastTsNs() {
+        return lastTsNs;
+    }
+
+    /** The index of the first event stamped at or after {@code tsNs}: the filer's since_ns is inclusive. */
+    synchronized int firstAtOrAfter(long tsNs) {
+        int low = 0;
+        int high = events.size();
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (events.get(mid).getTsNs() < tsNs) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
+    /** Waits until there is an event at {@code index}, or the timeout passes. Returns whether there is. */
+    synchronized boolean awaitEvent(int index, long timeoutMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (events.size() <= index) {
+            long left = deadline - System.currentTimeMillis();
+            if (left <= 0) {
+                return false;
+            }
+            wait(left);
+        }
+        return true;
+    }
+
+    /** Wakes every waiting reader, so they notice cancellation. */
+    synchronized void wakeReaders() {
+        notifyAll();
+    }
+
+    void close() {
+        if (file != null) {
+            file.close();
+        }
+    }
+}
