@@ -1,0 +1,241 @@
+package io.tidemark.emulator.filer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.seaweed.client.FailureKind;
+import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.GrpcTls;
+import io.tidemark.seaweed.client.MetadataSubscription;
+import io.tidemark.seaweed.client.SeaweedCallException;
+import io.tidemark.seaweed.client.SubscriptionOptions;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class FilerGrpcTest {
+
+    private FilerEmulator emulator;
+    private FilerClient client;
+
+    @BeforeEach
+    void start() {
+        emulator = new FilerEmulator(EmulatorSettings.ephemeral().withHeartbeatInterval(Duration.ofMillis(200)),
+                Clock.systemUTC()).start();
+        client = FilerClient.connect(emulator.filerAddress(), GrpcTls.PLAINTEXT, Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        emulator.close();
+    }
+
+    private void write(String dir, String name) throws FilerException {
+        emulator.store().create(dir, FilerStoreTest.file(name, 1), false);
+    }
+
+    private static List<SubscribeMetadataResponse> take(MetadataSubscription s, int count) throws InterruptedException {
+        List<SubscribeMetadataResponse> got = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (got.size() < count && System.nanoTime() < deadline) {
+            SubscribeMetadataResponse e = s.poll(Duration.ofMillis(100));
+            if (e != null) {
+                got.add(e);
+            }
+        }
+        return got;
+    }
+
+    private static String name(SubscribeMetadataResponse e) {
+        var n = e.getEventNotification();
+        return n.hasNewEntry() ? n.getNewEntry().getName() : n.getOldEntry().getName();
+    }
+
+    @Test
+    void shouldLookUpEntriesAndRecogniseTheFilersNotFoundAnswer() throws Exception {
+        write("/buckets/b", "k");
+        assertThat(client.lookup("/buckets/b", "k")).map(Entry::getName).contains("k");
+        assertThat(client.lookup("/buckets/b", "missing")).isEmpty();
+        assertThat(client.lookup("/no/such/dir", "x")).isEmpty();
+    }
+
+    @Test
+    void shouldReportTheBucketsDirectory() {
+        assertThat(client.bucketsDirectory()).isEqualTo("/buckets");
+        assertThat(client.configuration().getSignature()).isEqualTo(emulator.store().signature());
+    }
+
+    @Test
+    void shouldListEveryEntryAcrossPages() throws Exception {
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            expected.add(String.format("o%02d", i));
+            write("/buckets/b", expected.get(i));
+        }
+        List<String> seen = new ArrayList<>();
+        client.listAll("/buckets/b", "", 4).forEach(e -> seen.add(e.getName()));
+        assertThat(seen).isEqualTo(expected);
+        assertThat(client.listPage("/buckets/b", "o1", "o12", true, 3)).extracting(Entry::getName)
+                .containsExactly("o12", "o13", "o14");
+    }
+
+    @Test
+    void shouldStreamHistoryThenLiveEventsFilteredByPathPrefix() throws Exception {
+        write("/buckets/a", "old");
+        write("/other", "skip");
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("test", "/buckets/", 0))) {
+            List<SubscribeMetadataResponse> history = take(s, 2);
+            assertThat(history).extracting(FilerGrpcTest::name).containsExactly("a", "old");
+            write("/buckets/a", "new");
+            write("/other", "skip-too");
+            assertThat(take(s, 1)).extracting(FilerGrpcTest::name).containsExactly("new");
+            assertThat(s.poll(Duration.ofMillis(300))).isNull();
+        }
+    }
+
+    @Test
+    void shouldTreatSinceAsInclusiveAndSkipWhatTheCallerAlreadyHas() throws Exception {
+        write("/buckets/a", "1");
+        long second = emulator.store().create("/buckets/a", FilerStoreTest.file("2", 1), false).getTsNs();
+        write("/buckets/a", "3");
+        try (MetadataSubscription inclusive = client.subscribe(SubscriptionOptions.from("t1", "/buckets/", second))) {
+            assertThat(take(inclusive, 2)).extracting(FilerGrpcTest::name).containsExactly("2", "3");
+        }
+        try (MetadataSubscription resumed = client.subscribe(SubscriptionOptions.from("t2", "/buckets/", 0)
+                .resumingAfter(second, 1))) {
+            assertThat(take(resumed, 1)).extracting(FilerGrpcTest::name).containsExactly("3");
+            assertThat(resumed.poll(Duration.ofMillis(300))).isNull();
+        }
+    }
+
+    @Test
+    void shouldEndTheStreamAfterUntil() throws Exception {
+        write("/buckets/a", "1");
+        long until = emulator.store().create("/buckets/a", FilerStoreTest.file("2", 1), false).getTsNs();
+        write("/buckets/a", "3");
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0).until(until))) {
+            assertThat(take(s, 3)).extracting(FilerGrpcTest::name).containsExactly("a", "1", "2");
+            await().atMost(Duration.ofSeconds(10)).until(s::finished);
+            assertThat(s.state()).isEqualTo(MetadataSubscription.State.COMPLETED);
+        }
+    }
+
+    @Test
+    void shouldResumeWithoutLossOrRepeatWhenTheFilerDropsTheStream() throws Exception {
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0)
+                .withBackoff(Duration.ofMillis(20), Duration.ofMillis(200)))) {
+            List<String> got = new ArrayList<>();
+            write("/buckets/b", "first");
+            take(s, 2).forEach(e -> got.add(name(e)));
+            for (int round = 0; round < 5; round++) {
+                int reconnects = s.reconnects();
+                long lastTs = 0;
+                for (int i = 0; i < 10; i++) {
+                    lastTs = emulator.store().create("/buckets/b", FilerStoreTest.file(round + "-" + i, 1), false)
+                            .getTsNs();
+                }
+                long written = lastTs;
+                // Drop only a stream that is live, not one between reconnects.
+                await().atMost(Duration.ofSeconds(10)).until(() -> s.lastDeliveredTsNs() >= written);
+                emulator.dropSubscriptions();
+                await().atMost(Duration.ofSeconds(10)).until(() -> s.reconnects() > reconnects);
+            }
+            take(s, 50).forEach(e -> got.add(name(e)));
+            assertThat(got).hasSize(52).doesNotHaveDuplicates().startsWith("b", "first");
+            assertThat(s.poll(Duration.ofMillis(300))).isNull();
+            assertThat(s.reconnects()).isGreaterThanOrEqualTo(5);
+        }
+    }
+
+    @Test
+    void shouldKeepDeliveringInOrderThroughInjectedUnavailableFaults() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            write("/buckets/b", String.format("%03d", i));
+        }
+        emulator.faults().setUnavailableProbability(0.5);
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0)
+                .withBackoff(Duration.ofMillis(10), Duration.ofMillis(50)))) {
+            List<SubscribeMetadataResponse> got = take(s, 101);
+            assertThat(got).hasSize(101);
+            for (int i = 1; i < got.size(); i++) {
+                assertThat(got.get(i).getTsNs()).isGreaterThan(got.get(i - 1).getTsNs());
+            }
+        } finally {
+            emulator.faults().setUnavailableProbability(0);
+        }
+    }
+
+    @Test
+    void shouldClassifyInjectedFaultsAsTransient() {
+        emulator.faults().setUnavailableProbability(1);
+        assertThatThrownBy(() -> client.lookup("/", "buckets"))
+                .isInstanceOf(SeaweedCallException.class)
+                .extracting(e -> ((SeaweedCallException) e).kind()).isEqualTo(FailureKind.TRANSIENT);
+        emulator.faults().setUnavailableProbability(0);
+        emulator.faults().setLatency(Duration.ofMillis(500));
+        try (FilerClient impatient = FilerClient.connect(emulator.filerAddress(), GrpcTls.PLAINTEXT,
+                Duration.ofMillis(100))) {
+            assertThatThrownBy(() -> impatient.lookup("/", "buckets"))
+                    .extracting(e -> ((SeaweedCallException) e).kind()).isEqualTo(FailureKind.TRANSIENT);
+        } finally {
+            emulator.faults().setLatency(Duration.ZERO);
+        }
+    }
+
+    @Test
+    void shouldStayConnectedOnHeartbeatsAndReconnectWhenTheStreamGoesSilent() throws Exception {
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0)
+                .withIdleTimeout(Duration.ofSeconds(1)))) {
+            write("/buckets/b", "first");
+            assertThat(take(s, 2)).hasSize(2);
+            Thread.sleep(2500);
+            assertThat(s.reconnects()).as("heartbeats every 200 ms keep a 1 s idle timeout happy").isZero();
+            emulator.faults().setLatency(Duration.ofMillis(1500));
+            emulator.dropSubscriptions();
+            await().atMost(Duration.ofSeconds(15)).until(() -> s.reconnects() >= 2);
+            emulator.faults().setLatency(Duration.ZERO);
+            write("/buckets/b", "after");
+            assertThat(take(s, 1)).extracting(FilerGrpcTest::name).containsExactly("after");
+        }
+    }
+
+    @Test
+    void shouldLogEveryConcurrentWriteOnceInOneStrictOrder() throws Exception {
+        ExecutorService writers = Executors.newFixedThreadPool(8);
+        for (int w = 0; w < 8; w++) {
+            int writer = w;
+            writers.submit(() -> {
+                for (int i = 0; i < 250; i++) {
+                    write("/buckets/w" + writer, "o" + i);
+                }
+                return null;
+            });
+        }
+        writers.shutdown();
+        assertThat(writers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0))) {
+            List<SubscribeMetadataResponse> got = take(s, 8 + 8 * 250);
+            assertThat(got).hasSize(8 + 8 * 250);
+            assertThat(got.stream().map(e -> e.getDirectory() + "/" + name(e)).distinct().count()).isEqualTo(got.size());
+            for (int i = 1; i < got.size(); i++) {
+                assertThat(got.get(i).getTsNs()).isGreaterThan(got.get(i - 1).getTsNs());
+            }
+        }
+        for (int w = 0; w < 8; w++) {
+            assertThat(emulator.store().list("/buckets/w" + w, "", "", false, 0)).hasSize(250);
+        }
+    }
+}
