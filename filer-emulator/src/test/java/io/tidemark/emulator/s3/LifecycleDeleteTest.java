@@ -251,7 +251,7 @@ class LifecycleDeleteTest {
             s3.putObject("b", "k", 1, Map.of(), Map.of());
             s3.setVersioning("b", BucketVersioning.ENABLED);
             assertOutcome(send(request("b", "k", ActionKind.EXPIRED_DELETE_MARKER).setVersionId(marker)),
-                    LifecycleDeleteOutcome.NOOP_RESOLVED, "");
+                    LifecycleDeleteOutcome.NOOP_RESOLVED, "NULL_VERSION_PRESENT");
             assertThat(s3.version("b", "k", marker)).isPresent();
         }
 
