@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.cli.emulator.EmulatorCommand;
 import io.tidemark.cli.rules.RulesCommand;
 import picocli.CommandLine.Command;
 
@@ -7,6 +8,6 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = TidemarkVersion.class,
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
-        subcommands = {RulesCommand.class})
+        subcommands = {RulesCommand.class, EmulatorCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 }

@@ -151,7 +151,7 @@ public final class FilerEmulator implements AutoCloseable {
             admin.close();
         }
         if (filerService != null) {
-            filerService.dropSubscriptions();
+            filerService.close();
         }
         for (Server server : new Server[] {filerServer, s3Server}) {
             if (server != null) {

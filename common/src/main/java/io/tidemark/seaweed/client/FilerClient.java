@@ -4,6 +4,7 @@ import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.GetFilerConfigurationRequest;
 import io.tidemark.seaweed.pb.FilerProto.GetFilerConfigurationResponse;
@@ -14,6 +15,8 @@ import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
@@ -82,15 +85,19 @@ public final class FilerClient implements AutoCloseable {
         ListEntriesRequest request = ListEntriesRequest.newBuilder()
                 .setDirectory(directory).setPrefix(prefix).setStartFromFileName(startFrom)
                 .setInclusiveStartFrom(inclusive).setLimit(limit).build();
-        List<Entry> page = new ArrayList<>(Math.min(limit, 1024));
+        // The async stub takes each streamed entry on the transport's thread; a blocking iterator would park
+        // and wake the caller once per entry, which costs more than the entry itself.
+        PageCollector collector = new PageCollector(Math.min(limit == 0 ? 1024 : limit, 1024));
+        SeaweedFilerGrpc.newStub(channel).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .listEntries(request, collector);
         try {
-            Iterator<ListEntriesResponse> responses = stub().listEntries(request);
-            while (responses.hasNext()) {
-                page.add(responses.next().getEntry());
-            }
-            return page;
-        } catch (StatusRuntimeException e) {
-            throw new SeaweedCallException("ListEntries " + directory, e);
+            return collector.page.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SeaweedCallException("ListEntries " + directory, Status.CANCELLED.withCause(e).asRuntimeException());
+        } catch (ExecutionException e) {
+            throw new SeaweedCallException("ListEntries " + directory, Status.fromThrowable(e.getCause())
+                    .asRuntimeException());
         }
     }
 
@@ -139,7 +146,31 @@ public final class FilerClient implements AutoCloseable {
 
     /** Starts a reconnecting subscription to the filer's meta-log. */
     public MetadataSubscription subscribe(SubscriptionOptions options) {
-        return MetadataSubscription.start(SeaweedFilerGrpc.newBlockingStub(channel), options);
+        return MetadataSubscription.start(SeaweedFilerGrpc.newStub(channel), options);
+    }
+
+    private static final class PageCollector implements StreamObserver<ListEntriesResponse> {
+        private final List<Entry> entries;
+        private final CompletableFuture<List<Entry>> page = new CompletableFuture<>();
+
+        PageCollector(int expected) {
+            entries = new ArrayList<>(expected);
+        }
+
+        @Override
+        public void onNext(ListEntriesResponse response) {
+            entries.add(response.getEntry());
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            page.completeExceptionally(t);
+        }
+
+        @Override
+        public void onCompleted() {
+            page.complete(entries);
+        }
     }
 
     @Override

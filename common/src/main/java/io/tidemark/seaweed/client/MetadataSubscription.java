@@ -1,15 +1,14 @@
 package io.tidemark.seaweed.client;
 
-import io.grpc.Context;
-import io.grpc.StatusRuntimeException;
+import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataRequest;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -18,13 +17,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A subscription to the filer meta-log that survives the stream breaking. A reader thread holds the gRPC
- * stream and hands events over through a bounded buffer, so a slow consumer slows the stream instead of
+ * A subscription to the filer meta-log that survives the stream breaking. Events arrive on gRPC's own threads
+ * and wait in a buffer for {@link #poll}; the stream is asked for only as many messages as the buffer can
+ * hold, and for one more each time a message has been consumed, so a slow consumer slows the stream instead of
  * filling memory. When the stream fails with a transient error, ends unasked, or stays silent past the idle
- * timeout, the reader reconnects with capped exponential backoff and resumes from the last event it
- * delivered. The filer treats {@code since_ns} as inclusive, so the events already delivered at that
- * timestamp are counted and skipped: nothing is lost and nothing repeats, even where events share a
- * timestamp. Heartbeats (responses without an event) only keep the idle timer fresh.
+ * timeout, the subscription reconnects with capped exponential backoff and resumes from the last event it
+ * delivered. The filer treats {@code since_ns} as inclusive, so the events already delivered at that timestamp
+ * are counted and skipped: nothing is lost and nothing repeats, even where events share a timestamp.
+ * Heartbeats (responses without an event) only keep the idle timer fresh.
  */
 public final class MetadataSubscription implements AutoCloseable {
 
@@ -32,49 +32,51 @@ public final class MetadataSubscription implements AutoCloseable {
 
     public enum State { RUNNING, COMPLETED, FAILED, CLOSED }
 
-    private final SeaweedFilerGrpc.SeaweedFilerBlockingStub stub;
+    /** One buffered event; the last event taken from a response releases flow-control credit for another. */
+    private record Buffered(SubscribeMetadataResponse event, ClientCallStreamObserver<?> credit) {
+    }
+
+    private final SeaweedFilerGrpc.SeaweedFilerStub stub;
     private final SubscriptionOptions options;
-    private final BlockingQueue<SubscribeMetadataResponse> buffer;
-    private final Thread reader;
+    private final LinkedBlockingQueue<Buffered> buffer = new LinkedBlockingQueue<>();
+    private final ScheduledExecutorService scheduler;
     private final int clientId = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
     private final AtomicInteger reconnects = new AtomicInteger();
-    private final ScheduledExecutorService idleWatch;
 
     private volatile State state = State.RUNNING;
     private volatile RuntimeException failure;
-    private volatile Context.CancellableContext stream;
     private volatile long lastMessageNanos = System.nanoTime();
-    private volatile boolean cancelledForIdleness;
     private volatile long lastDeliveredTsNs;
 
-    // Reader-thread state: the resume position.
+    // Guarded by this: the resume position and the current stream.
+    private ClientCallStreamObserver<SubscribeMetadataRequest> current;
+    private boolean cancelledForIdleness;
     private long resumeTsNs;
     private int seenAtResumeTs;
     private int toSkipAtResumeTs;
     private int epoch;
+    private long backoffMillis;
 
-    private MetadataSubscription(SeaweedFilerGrpc.SeaweedFilerBlockingStub stub, SubscriptionOptions options) {
+    private MetadataSubscription(SeaweedFilerGrpc.SeaweedFilerStub stub, SubscriptionOptions options) {
         this.stub = stub;
         this.options = options;
-        this.buffer = new ArrayBlockingQueue<>(options.bufferSize());
         this.resumeTsNs = options.sinceNs();
         this.seenAtResumeTs = options.seenAtSinceNs();
         this.lastDeliveredTsNs = options.sinceNs();
-        this.reader = new Thread(this::readLoop, "filer-subscription-" + options.clientName());
-        this.reader.setDaemon(true);
-        this.idleWatch = options.idleTimeout() == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "filer-subscription-idle-" + options.clientName());
+        this.backoffMillis = options.initialBackoff().toMillis();
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "filer-subscription-" + options.clientName());
             t.setDaemon(true);
             return t;
         });
     }
 
-    static MetadataSubscription start(SeaweedFilerGrpc.SeaweedFilerBlockingStub stub, SubscriptionOptions options) {
+    static MetadataSubscription start(SeaweedFilerGrpc.SeaweedFilerStub stub, SubscriptionOptions options) {
         MetadataSubscription subscription = new MetadataSubscription(stub, options);
-        subscription.reader.start();
-        if (subscription.idleWatch != null) {
+        subscription.connect();
+        if (options.idleTimeout() != null) {
             long period = Math.max(1, options.idleTimeout().toMillis() / 4);
-            subscription.idleWatch.scheduleAtFixedRate(subscription::checkIdle, period, period, TimeUnit.MILLISECONDS);
+            subscription.scheduler.scheduleAtFixedRate(subscription::checkIdle, period, period, TimeUnit.MILLISECONDS);
         }
         return subscription;
     }
@@ -86,11 +88,17 @@ public final class MetadataSubscription implements AutoCloseable {
      * @throws SeaweedCallException when the subscription failed with a permanent error
      */
     public SubscribeMetadataResponse poll(Duration timeout) throws InterruptedException {
-        SubscribeMetadataResponse event = buffer.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        if (event == null && state == State.FAILED && buffer.isEmpty()) {
-            throw failure;
+        Buffered next = buffer.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        if (next == null) {
+            if (state == State.FAILED && buffer.isEmpty()) {
+                throw failure;
+            }
+            return null;
         }
-        return event;
+        if (next.credit() != null) {
+            next.credit().request(1);
+        }
+        return next.event();
     }
 
     public State state() {
@@ -111,89 +119,90 @@ public final class MetadataSubscription implements AutoCloseable {
         return lastDeliveredTsNs;
     }
 
-    private void readLoop() {
-        long backoffMillis = options.initialBackoff().toMillis();
-        while (state == State.RUNNING) {
-            boolean delivered = false;
-            Context.CancellableContext context = Context.current().withCancellation();
-            stream = context;
-            cancelledForIdleness = false;
-            toSkipAtResumeTs = seenAtResumeTs;
-            Context previous = context.attach();
-            try {
-                Iterator<SubscribeMetadataResponse> responses = stub.subscribeMetadata(request());
-                lastMessageNanos = System.nanoTime();
-                while (responses.hasNext()) {
-                    SubscribeMetadataResponse response = responses.next();
-                    lastMessageNanos = System.nanoTime();
-                    delivered |= offer(response);
-                }
-                if (options.untilNs() > 0) {
-                    state = State.COMPLETED;
-                    return;
-                }
-                log.info("subscription {}: the filer ended the stream; reconnecting", options.clientName());
-            } catch (StatusRuntimeException e) {
-                if (state != State.RUNNING) {
-                    return;
-                }
-                if (cancelledForIdleness) {
-                    log.warn("subscription {}: no message for {}; reconnecting", options.clientName(), options.idleTimeout());
-                } else if (SeaweedCallException.classify(e.getStatus()) == FailureKind.PERMANENT) {
-                    failure = new SeaweedCallException("SubscribeMetadata", e);
-                    state = State.FAILED;
-                    log.error("subscription {} failed: {}", options.clientName(), failure.getMessage());
-                    return;
-                } else {
-                    log.warn("subscription {}: {}; reconnecting from ts_ns {}", options.clientName(),
-                            e.getStatus(), resumeTsNs);
-                }
-            } catch (InterruptedException e) {
-                return;
-            } finally {
-                context.detach(previous);
-                context.cancel(null);
-            }
-            reconnects.incrementAndGet();
-            epoch++;
-            if (delivered) {
-                backoffMillis = options.initialBackoff().toMillis();
-            }
-            try {
-                Thread.sleep(backoffMillis);
-            } catch (InterruptedException e) {
-                return;
-            }
-            backoffMillis = Math.min(backoffMillis * 2, options.maxBackoff().toMillis());
+    private synchronized void connect() {
+        if (state != State.RUNNING) {
+            return;
         }
-    }
-
-    private SubscribeMetadataRequest request() {
-        return SubscribeMetadataRequest.newBuilder()
+        toSkipAtResumeTs = seenAtResumeTs;
+        cancelledForIdleness = false;
+        lastMessageNanos = System.nanoTime();
+        SubscribeMetadataRequest request = SubscribeMetadataRequest.newBuilder()
                 .setClientName(options.clientName())
                 .setPathPrefix(options.pathPrefix())
                 .setSinceNs(resumeTsNs)
                 .setUntilNs(options.untilNs())
                 .setClientId(clientId)
-                .setClientEpoch(epoch)
+                .setClientEpoch(epoch++)
                 .setClientSupportsBatching(true)
                 .setClientSupportsIdleHeartbeat(options.idleTimeout() != null)
                 .build();
+        stub.subscribeMetadata(request, new StreamListener());
     }
 
-    /** Buffers the events of one response; returns whether any was new. */
-    private boolean offer(SubscribeMetadataResponse response) throws InterruptedException {
-        boolean any = false;
-        if (response.hasEventNotification()) {
-            any = offerOne(response.getEventsCount() == 0 ? response : response.toBuilder().clearEvents().build());
+    private final class StreamListener implements ClientResponseObserver<SubscribeMetadataRequest,
+            SubscribeMetadataResponse> {
+
+        private ClientCallStreamObserver<SubscribeMetadataRequest> call;
+
+        @Override
+        public void beforeStart(ClientCallStreamObserver<SubscribeMetadataRequest> requestStream) {
+            call = requestStream;
+            requestStream.disableAutoRequestWithInitial(options.bufferSize());
+            synchronized (MetadataSubscription.this) {
+                current = requestStream;
+            }
+        }
+
+        @Override
+        public void onNext(SubscribeMetadataResponse response) {
+            lastMessageNanos = System.nanoTime();
+            if (!offer(response, call)) {
+                call.request(1);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            ended(Status.fromThrowable(t));
+        }
+
+        @Override
+        public void onCompleted() {
+            ended(null);
+        }
+    }
+
+    /** Buffers the new events of one response; returns whether any was buffered. */
+    private synchronized boolean offer(SubscribeMetadataResponse response, ClientCallStreamObserver<?> call) {
+        if (state != State.RUNNING) {
+            return false;
+        }
+        SubscribeMetadataResponse last = null;
+        int accepted = 0;
+        if (response.hasEventNotification() && accept(response)) {
+            last = response.getEventsCount() == 0 ? response : response.toBuilder().clearEvents().build();
+            accepted++;
         }
         for (SubscribeMetadataResponse batched : response.getEventsList()) {
-            any |= offerOne(batched);
+            if (accept(batched)) {
+                if (last != null) {
+                    buffer.add(new Buffered(last, null));
+                }
+                last = batched;
+                accepted++;
+            }
         }
-        return any;
+        if (last == null) {
+            return false;
+        }
+        buffer.add(new Buffered(last, call));
+        lastDeliveredTsNs = last.getTsNs();
+        backoffMillis = options.initialBackoff().toMillis();
+        return accepted > 0;
     }
 
-    private boolean offerOne(SubscribeMetadataResponse event) throws InterruptedException {
+    /** Whether an event is new, counting events already seen at the resume timestamp. */
+    private boolean accept(SubscribeMetadataResponse event) {
         long ts = event.getTsNs();
         if (ts < resumeTsNs) {
             return false;
@@ -204,43 +213,62 @@ public final class MetadataSubscription implements AutoCloseable {
                 return false;
             }
             seenAtResumeTs++;
-        } else {
-            resumeTsNs = ts;
-            seenAtResumeTs = 1;
-            toSkipAtResumeTs = 0;
+            return true;
         }
-        buffer.put(event);
-        lastDeliveredTsNs = ts;
+        resumeTsNs = ts;
+        seenAtResumeTs = 1;
+        toSkipAtResumeTs = 0;
         return true;
     }
 
-    /** Cuts a stream that has gone silent, so the reader reconnects. */
-    void checkIdle() {
+    private synchronized void ended(Status status) {
+        current = null;
+        if (state != State.RUNNING) {
+            return;
+        }
+        if (status == null && options.untilNs() > 0) {
+            state = State.COMPLETED;
+            return;
+        }
+        if (status == null) {
+            log.info("subscription {}: the filer ended the stream; reconnecting", options.clientName());
+        } else if (cancelledForIdleness) {
+            log.warn("subscription {}: no message for {}; reconnecting", options.clientName(), options.idleTimeout());
+        } else if (SeaweedCallException.classify(status) == FailureKind.PERMANENT) {
+            failure = new SeaweedCallException("SubscribeMetadata", status.asRuntimeException());
+            state = State.FAILED;
+            log.error("subscription {} failed: {}", options.clientName(), failure.getMessage());
+            return;
+        } else {
+            log.warn("subscription {}: {}; reconnecting from ts_ns {}", options.clientName(), status, resumeTsNs);
+        }
+        reconnects.incrementAndGet();
+        long delay = backoffMillis;
+        backoffMillis = Math.min(backoffMillis * 2, options.maxBackoff().toMillis());
+        scheduler.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** Cuts a stream that has gone silent, so the subscription reconnects. */
+    private synchronized void checkIdle() {
         Duration idle = options.idleTimeout();
-        Context.CancellableContext current = stream;
-        if (idle != null && current != null && System.nanoTime() - lastMessageNanos > idle.toNanos()) {
+        if (current != null && System.nanoTime() - lastMessageNanos > idle.toNanos()) {
             cancelledForIdleness = true;
-            current.cancel(null);
+            current.cancel("no message within the idle timeout", null);
         }
     }
 
     @Override
     public void close() {
-        if (state == State.RUNNING) {
-            state = State.CLOSED;
+        ClientCallStreamObserver<SubscribeMetadataRequest> call;
+        synchronized (this) {
+            if (state == State.RUNNING) {
+                state = State.CLOSED;
+            }
+            call = current;
         }
-        if (idleWatch != null) {
-            idleWatch.shutdownNow();
+        if (call != null) {
+            call.cancel("subscription closed", null);
         }
-        Context.CancellableContext current = stream;
-        if (current != null) {
-            current.cancel(null);
-        }
-        reader.interrupt();
-        try {
-            reader.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        scheduler.shutdownNow();
     }
 }

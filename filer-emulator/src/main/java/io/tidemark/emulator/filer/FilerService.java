@@ -23,9 +23,14 @@ import io.tidemark.seaweed.pb.FilerProto.UpdateEntryResponse;
 import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +39,8 @@ import org.slf4j.LoggerFactory;
 public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
 
     private static final Logger log = LoggerFactory.getLogger(FilerService.class);
+    /** SeaweedFS packs at most this many events into one response. */
+    static final int MAX_BATCH = 256;
 
     private final FilerStore store;
     private final String bucketsDirectory;
@@ -41,6 +48,11 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     /** Open subscriptions and whether a fault knob asked to break each; only its own thread ends a stream. */
     private final Map<ServerCallStreamObserver<SubscribeMetadataResponse>, AtomicBoolean> subscribers =
             new ConcurrentHashMap<>();
+    private final ExecutorService streams = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "filer-subscription-stream");
+        t.setDaemon(true);
+        return t;
+    });
 
     public FilerService(FilerStore store, String bucketsDirectory, Duration heartbeatInterval) {
         this.store = store;
@@ -133,82 +145,126 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
 
     @Override
     public void subscribeMetadata(SubscribeMetadataRequest request, StreamObserver<SubscribeMetadataResponse> response) {
-        stream(request, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
+        startStream(request, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
     }
 
     @Override
     public void subscribeLocalMetadata(SubscribeMetadataRequest request,
                                        StreamObserver<SubscribeMetadataResponse> response) {
-        stream(request, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
+        startStream(request, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
     }
 
     /**
-     * Streams history from {@code since_ns} (inclusive), then live events, in log order. The call thread blocks,
-     * which gRPC's default executor allows; it waits for the client's flow-control window instead of buffering.
+     * Streams on a thread of its own: gRPC runs a call's callbacks (readiness, cancellation) one at a time on
+     * one executor, so a loop that blocked the handler would never hear that the client is ready for more.
      */
-    private void stream(SubscribeMetadataRequest request, ServerCallStreamObserver<SubscribeMetadataResponse> out) {
-        MetaLog metaLog = store.metaLog();
-        SubscriptionFilter filter = new SubscriptionFilter(request);
-        Object ready = new Object();
-        out.setOnReadyHandler(() -> {
-            synchronized (ready) {
-                ready.notifyAll();
-            }
-        });
-        out.setOnCancelHandler(metaLog::wakeReaders);
-        AtomicBoolean dropped = new AtomicBoolean();
-        subscribers.put(out, dropped);
-        long untilNs = request.getUntilNs();
-        long lastSentTs = request.getSinceNs();
-        try {
-            int next = metaLog.firstAtOrAfter(request.getSinceNs());
-            while (!out.isCancelled()) {
-                if (dropped.get()) {
-                    out.onError(Status.UNAVAILABLE.withDescription("subscription dropped by the emulator")
-                            .asRuntimeException());
-                    return;
-                }
-                if (next < metaLog.size()) {
-                    SubscribeMetadataResponse event = metaLog.get(next++);
-                    if (untilNs > 0 && event.getTsNs() > untilNs) {
-                        break;
-                    }
-                    if (filter.matches(event)) {
-                        awaitReady(out, ready);
-                        out.onNext(event);
-                        lastSentTs = event.getTsNs();
-                    }
-                    continue;
-                }
-                if (untilNs > 0 && nanos(store.clock().instant()) > untilNs) {
-                    break;
-                }
-                if (!metaLog.awaitEvent(next, heartbeatInterval.toMillis()) && request.getClientSupportsIdleHeartbeat()) {
-                    awaitReady(out, ready);
-                    out.onNext(SubscribeMetadataResponse.newBuilder().setTsNs(lastSentTs)
-                            .setFlushedTsNs(metaLog.lastTsNs()).build());
-                }
-            }
-            if (!out.isCancelled()) {
-                out.onCompleted();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            out.onError(Status.CANCELLED.withDescription("the filer is shutting down").asRuntimeException());
-        } catch (RuntimeException e) {
-            if (!out.isCancelled()) {
-                log.warn("subscription {} ended: {}", request.getClientName(), e.toString());
-                out.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException());
-            }
-        } finally {
-            subscribers.remove(out);
-        }
+    private void startStream(SubscribeMetadataRequest request, ServerCallStreamObserver<SubscribeMetadataResponse> out) {
+        Subscription subscription = new Subscription(request, out);
+        out.setOnReadyHandler(subscription::wake);
+        out.setOnCancelHandler(subscription::cancel);
+        subscribers.put(out, subscription.dropped);
+        streams.execute(subscription);
     }
 
-    private static void awaitReady(ServerCallStreamObserver<?> out, Object ready) throws InterruptedException {
-        synchronized (ready) {
-            while (!out.isReady() && !out.isCancelled()) {
-                ready.wait(100);
+    /**
+     * One subscriber: history from {@code since_ns} (inclusive), then live events, in log order. For a client
+     * that supports batching, events already waiting go out together in one response's {@code events}.
+     */
+    private final class Subscription implements Runnable {
+        private final SubscribeMetadataRequest request;
+        private final ServerCallStreamObserver<SubscribeMetadataResponse> out;
+        private final SubscriptionFilter filter;
+        private final AtomicBoolean dropped = new AtomicBoolean();
+        private final Object readiness = new Object();
+        private volatile boolean cancelled;
+
+        Subscription(SubscribeMetadataRequest request, ServerCallStreamObserver<SubscribeMetadataResponse> out) {
+            this.request = request;
+            this.out = out;
+            this.filter = new SubscriptionFilter(request);
+        }
+
+        void wake() {
+            synchronized (readiness) {
+                readiness.notifyAll();
+            }
+        }
+
+        void cancel() {
+            cancelled = true;
+            wake();
+            store.metaLog().wakeReaders();
+        }
+
+        @Override
+        public void run() {
+            MetaLog metaLog = store.metaLog();
+            long untilNs = request.getUntilNs();
+            long lastSentTs = request.getSinceNs();
+            int batchLimit = request.getClientSupportsBatching() ? MAX_BATCH : 1;
+            try {
+                int next = metaLog.firstAtOrAfter(request.getSinceNs());
+                boolean ended = false;
+                while (!cancelled && !ended) {
+                    if (dropped.get()) {
+                        out.onError(Status.UNAVAILABLE.withDescription("subscription dropped by the emulator")
+                                .asRuntimeException());
+                        return;
+                    }
+                    List<SubscribeMetadataResponse> batch = new ArrayList<>();
+                    int available = metaLog.size();
+                    while (next < available && batch.size() < batchLimit) {
+                        SubscribeMetadataResponse event = metaLog.get(next);
+                        if (untilNs > 0 && event.getTsNs() > untilNs) {
+                            ended = true;
+                            break;
+                        }
+                        next++;
+                        if (filter.matches(event)) {
+                            batch.add(event);
+                        }
+                    }
+                    if (!batch.isEmpty()) {
+                        awaitReady();
+                        out.onNext(batch.size() == 1 ? batch.get(0)
+                                : batch.get(0).toBuilder().addAllEvents(batch.subList(1, batch.size())).build());
+                        lastSentTs = batch.get(batch.size() - 1).getTsNs();
+                        continue;
+                    }
+                    if (ended || next < available) {
+                        continue;
+                    }
+                    if (untilNs > 0 && nanos(store.clock().instant()) > untilNs) {
+                        break;
+                    }
+                    if (!metaLog.awaitEvent(next, heartbeatInterval.toMillis())
+                            && request.getClientSupportsIdleHeartbeat() && !cancelled) {
+                        awaitReady();
+                        out.onNext(SubscribeMetadataResponse.newBuilder().setTsNs(lastSentTs)
+                                .setFlushedTsNs(metaLog.lastTsNs()).build());
+                    }
+                }
+                if (!cancelled) {
+                    out.onCompleted();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                out.onError(Status.UNAVAILABLE.withDescription("the filer is shutting down").asRuntimeException());
+            } catch (RuntimeException e) {
+                if (!cancelled) {
+                    log.warn("subscription {} ended: {}", request.getClientName(), e.toString());
+                    out.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException());
+                }
+            } finally {
+                subscribers.remove(out);
+            }
+        }
+
+        private void awaitReady() throws InterruptedException {
+            synchronized (readiness) {
+                while (!out.isReady() && !cancelled) {
+                    readiness.wait(100);
+                }
             }
         }
     }
@@ -218,6 +274,20 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
         subscribers.values().forEach(flag -> flag.set(true));
         store.metaLog().wakeReaders();
         return subscribers.size();
+    }
+
+    /** Ends every stream thread; called when the emulator stops. */
+    public void close() {
+        dropSubscriptions();
+        streams.shutdown();
+        try {
+            if (!streams.awaitTermination(5, TimeUnit.SECONDS)) {
+                streams.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            streams.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static long nanos(Instant instant) {

@@ -66,6 +66,11 @@ public final class FilerStore implements AutoCloseable {
         return metaLog;
     }
 
+    /** How many events the meta-log holds. */
+    public int eventCount() {
+        return metaLog.size();
+    }
+
     public Optional<Entry> lookup(String directory, String name) {
         synchronized (this) {
             NavigableMap<String, Entry> children = directories.get(FilerPaths.normalize(directory));
