@@ -9,7 +9,8 @@ import java.util.concurrent.CountDownLatch;
  * Runs the emulator as a process until SIGTERM. The {@code tidemark emulator} command is the usual way in; this
  * plain entry point exists so that tests can start the emulator as a child process and kill it.
  *
- * <p>Arguments: {@code --filer-port P --s3-grpc-port Q [--admin-port A] [--data-dir D] [--bind H] [--fsync]}.
+ * <p>Arguments: {@code --filer-port P --s3-grpc-port Q [--admin-port A] [--data-dir D] [--bind H] [--fsync]
+ * [--tls-cert C --tls-key K [--tls-client-ca CA]]}.
  * Once serving it prints one line: {@code READY filer=host:port s3=host:port admin=host:port}.
  */
 public final class EmulatorMain {
@@ -47,6 +48,9 @@ public final class EmulatorMain {
         Path dataDir = null;
         String bind = s.bindHost();
         boolean fsync = false;
+        Path tlsCert = null;
+        Path tlsKey = null;
+        Path tlsClientCa = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--filer-port" -> filer = Integer.parseInt(args[++i]);
@@ -55,11 +59,15 @@ public final class EmulatorMain {
                 case "--data-dir" -> dataDir = Path.of(args[++i]);
                 case "--bind" -> bind = args[++i];
                 case "--fsync" -> fsync = true;
+                case "--tls-cert" -> tlsCert = Path.of(args[++i]);
+                case "--tls-key" -> tlsKey = Path.of(args[++i]);
+                case "--tls-client-ca" -> tlsClientCa = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         return new EmulatorSettings(bind, filer, s3, admin == -2 ? defaultAdminPort(s3) : admin, dataDir,
-                s.bucketsDirectory(), Duration.ofSeconds(5), fsync);
+                s.bucketsDirectory(), Duration.ofSeconds(5), fsync,
+                tlsCert == null ? null : new ServerTls(tlsCert, tlsKey, tlsClientCa));
     }
 
     /** Where SeaweedFS's S3 HTTP port would be: the gRPC port minus 10000 (0 when the gRPC port is picked). */

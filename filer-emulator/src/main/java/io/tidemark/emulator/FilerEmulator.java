@@ -62,11 +62,13 @@ public final class FilerEmulator implements AutoCloseable {
             ensureBucketsDirectory();
             gateway = new S3Gateway(store, settings.bucketsDirectory());
             filerService = new FilerService(store, settings.bucketsDirectory(), settings.heartbeatInterval());
-            filerServer = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.filerPort()))
+            filerServer = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.filerPort()),
+                            ServerTls.credentials(settings.tls()))
                     .addService(ServerInterceptors.intercept(filerService, faults))
                     .maxInboundMessageSize(64 << 20)
                     .build().start();
-            s3Server = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.s3GrpcPort()))
+            s3Server = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.s3GrpcPort()),
+                            ServerTls.credentials(settings.tls()))
                     .addService(ServerInterceptors.intercept(new S3LifecycleService(new LifecycleDeleteHandler(gateway,
                             faults)), faults))
                     .build().start();

@@ -1,7 +1,9 @@
 package io.tidemark.cli.emulator;
 
 import io.tidemark.emulator.EmulatorMain;
+import io.tidemark.cli.ExitCodes;
 import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.ServerTls;
 import io.tidemark.seaweed.S3Layout;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,11 +48,25 @@ public final class EmulatorCommand implements Callable<Integer> {
             description = "Idle heartbeat interval of meta-log subscriptions (default ${DEFAULT-VALUE}).")
     private Duration heartbeat;
 
+    @Option(names = "--tls-cert", description = "PEM certificate chain: serve both gRPC ports over TLS.")
+    private Path tlsCert;
+
+    @Option(names = "--tls-key", description = "PEM PKCS#8 private key for --tls-cert.")
+    private Path tlsKey;
+
+    @Option(names = "--tls-client-ca", description = "PEM CA: require client certificates signed by it (mutual TLS).")
+    private Path tlsClientCa;
+
     @Override
     public Integer call() throws InterruptedException {
+        if ((tlsCert == null) != (tlsKey == null)) {
+            spec.commandLine().getErr().println("error: --tls-cert and --tls-key go together");
+            return ExitCodes.USAGE;
+        }
         EmulatorSettings settings = new EmulatorSettings(bind, filerPort, s3GrpcPort,
                 adminPort == null ? EmulatorMain.defaultAdminPort(s3GrpcPort) : adminPort, dataDir,
-                S3Layout.DEFAULT_BUCKETS_DIRECTORY, heartbeat, fsync);
+                S3Layout.DEFAULT_BUCKETS_DIRECTORY, heartbeat, fsync,
+                tlsCert == null ? null : new ServerTls(tlsCert, tlsKey, tlsClientCa));
         EmulatorMain.run(settings, line -> spec.commandLine().getOut().println(line));
         return 0;
     }
