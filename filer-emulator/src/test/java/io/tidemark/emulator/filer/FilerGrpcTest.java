@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.seaweed.client.FailureKind;
@@ -13,7 +15,9 @@ import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataRequest;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,6 +122,41 @@ class FilerGrpcTest {
                 .resumingAfter(second, 1))) {
             assertThat(take(resumed, 1)).extracting(FilerGrpcTest::name).containsExactly("3");
             assertThat(resumed.poll(Duration.ofMillis(300))).isNull();
+        }
+    }
+
+    @Test
+    void shouldBatchWaitingEventsOnlyForClientsThatSupportIt() throws Exception {
+        for (int i = 0; i < 600; i++) {
+            write("/buckets/b", "o" + i);
+        }
+        long until = emulator.store().create("/buckets/b", FilerStoreTest.file("last", 1), false).getTsNs();
+        var channel = Grpc.newChannelBuilder(emulator.filerAddress(),
+                InsecureChannelCredentials.create()).build();
+        try {
+            var stub = SeaweedFilerGrpc.newBlockingStub(channel);
+            for (boolean batching : new boolean[] {false, true}) {
+                var responses = stub.subscribeMetadata(SubscribeMetadataRequest.newBuilder().setClientName("raw").setPathPrefix("/buckets/").setUntilNs(until)
+                        .setClientSupportsBatching(batching).build());
+                int messages = 0;
+                int events = 0;
+                int largest = 0;
+                while (responses.hasNext()) {
+                    SubscribeMetadataResponse r = responses.next();
+                    messages++;
+                    events += 1 + r.getEventsCount();
+                    largest = Math.max(largest, 1 + r.getEventsCount());
+                }
+                assertThat(events).isEqualTo(602);
+                if (batching) {
+                    assertThat(messages).isLessThan(events);
+                    assertThat(largest).isLessThanOrEqualTo(FilerService.MAX_BATCH);
+                } else {
+                    assertThat(messages).isEqualTo(events);
+                }
+            }
+        } finally {
+            channel.shutdownNow();
         }
     }
 
