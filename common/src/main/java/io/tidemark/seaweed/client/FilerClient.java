@@ -26,15 +26,11 @@ import java.util.concurrent.TimeUnit;
  * The filer operations Tidemark needs: look up an entry, list a directory page by page, find the buckets
  * directory, and subscribe to the meta-log. Every unary call carries the configured deadline.
  */
-public final class FilerClient implements AutoCloseable {
+public final class FilerClient extends GrpcClient {
 
     /** The text a SeaweedFS filer puts in the error of a lookup for a missing entry. */
     static final String NOT_FOUND_MESSAGE = "no entry is found in filer store";
     static final String DEFAULT_BUCKETS_DIRECTORY = "/buckets";
-
-    private final Channel channel;
-    private final ManagedChannel owned;
-    private final Duration deadline;
 
     /** Uses a channel the caller owns and closes. */
     public FilerClient(Channel channel, Duration deadline) {
@@ -42,9 +38,7 @@ public final class FilerClient implements AutoCloseable {
     }
 
     private FilerClient(Channel channel, ManagedChannel owned, Duration deadline) {
-        this.channel = channel;
-        this.owned = owned;
-        this.deadline = deadline;
+        super(channel, owned, deadline);
     }
 
     public static FilerClient connect(String address, GrpcTls tls, Duration deadline) {
@@ -170,13 +164,6 @@ public final class FilerClient implements AutoCloseable {
         @Override
         public void onCompleted() {
             page.complete(entries);
-        }
-    }
-
-    @Override
-    public void close() {
-        if (owned != null) {
-            GrpcChannels.close(owned);
         }
     }
 }

@@ -13,20 +13,14 @@ import java.util.concurrent.TimeUnit;
  * Calls the S3 gateway's {@code LifecycleDelete}. The gateway answers every decision with an outcome; only a
  * failure of the call itself raises, classified as transient (retry) or permanent.
  */
-public final class LifecycleDeleteClient implements AutoCloseable {
-
-    private final Channel channel;
-    private final ManagedChannel owned;
-    private final Duration deadline;
+public final class LifecycleDeleteClient extends GrpcClient {
 
     public LifecycleDeleteClient(Channel channel, Duration deadline) {
         this(channel, null, deadline);
     }
 
     private LifecycleDeleteClient(Channel channel, ManagedChannel owned, Duration deadline) {
-        this.channel = channel;
-        this.owned = owned;
-        this.deadline = deadline;
+        super(channel, owned, deadline);
     }
 
     public static LifecycleDeleteClient connect(String address, GrpcTls tls, Duration deadline) {
@@ -41,13 +35,6 @@ public final class LifecycleDeleteClient implements AutoCloseable {
                     .lifecycleDelete(request);
         } catch (StatusRuntimeException e) {
             throw new SeaweedCallException("LifecycleDelete " + request.getBucket() + "/" + request.getObjectPath(), e);
-        }
-    }
-
-    @Override
-    public void close() {
-        if (owned != null) {
-            GrpcChannels.close(owned);
         }
     }
 }
