@@ -1,0 +1,131 @@
+package io.tidemark.localcluster;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A real single-node Kafka broker in KRaft mode (broker and controller in one), running in this JVM. Its data
+ * directory is formatted on first start and reused afterwards; the ports it chose are kept beside the data so a
+ * restart comes back on the same address.
+ */
+public final class EmbeddedKafka implements Node {
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /**
+     * @param port the client port, or 0 for a free one (a restart reuses the port recorded in {@code dataDir})
+     */
+    public static EmbeddedKafka start(Path dataDir, int port) {
+        Properties config = config(dataDir, port);
+        format(dataDir, config);
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
+        try {
+            server.startup();
+        } catch (RuntimeException e) {
+            server.shutdown();
+            server.awaitShutdown();
+            throw e;
+        }
+        return new EmbeddedKafka(server, "127.0.0.1:" + config.getProperty("tidemark.port"));
+    }
+
+    static Properties config(Path dataDir, int port) {
+        Path ports = dataDir.resolve("ports.properties");
+        Properties chosen = new Properties();
+        try {
+            Files.createDirectories(dataDir);
+            if (Files.exists(ports)) {
+                try (var in = Files.newInputStream(ports)) {
+                    chosen.load(in);
+                }
+            } else {
+                chosen.setProperty("client", String.valueOf(Ports.orFree(port)));
+                chosen.setProperty("controller", String.valueOf(Ports.free()));
+                try (var out = Files.newOutputStream(ports)) {
+                    chosen.store(out, "ports of this local Kafka node");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare " + dataDir, e);
+        }
+        String client = chosen.getProperty("client");
+        String controller = chosen.getProperty("controller");
+        Properties p = new Properties();
+        p.setProperty("process.roles", "broker,controller");
+        p.setProperty("node.id", "1");
+        p.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controller);
+        p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + client + ",CONTROLLER://127.0.0.1:" + controller);
+        p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + client);
+        p.setProperty("controller.listener.names", "CONTROLLER");
+        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.setProperty("log.dirs", dataDir.resolve("logs").toString());
+        p.setProperty("num.partitions", "1");
+        // One node: every internal topic must make do with one replica, or groups and transactions hang.
+        p.setProperty("offsets.topic.replication.factor", "1");
+        p.setProperty("transaction.state.log.replication.factor", "1");
+        p.setProperty("transaction.state.log.min.isr", "1");
+        p.setProperty("share.coordinator.state.topic.replication.factor", "1");
+        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        p.setProperty("group.initial.rebalance.delay.ms", "0");
+        p.setProperty("auto.create.topics.enable", "false");
+        p.setProperty("tidemark.port", client);
+        return p;
+    }
+
+    private static void format(Path dataDir, Properties config) {
+        if (Files.exists(dataDir.resolve("logs").resolve("meta.properties"))) {
+            return;
+        }
+        Path file = dataDir.resolve("server.properties");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            config.store(out, "local Kafka node");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        int rc = kafka.tools.StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c",
+                file.toString()}, new PrintStream(output, true, StandardCharsets.UTF_8));
+        if (rc != 0) {
+            throw new IllegalStateException("formatting the Kafka data directory failed: "
+                    + output.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Override
+    public String address() {
+        return bootstrapServers;
+    }
+
+    @Override
+    public void kill() {
+        close();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            server.shutdown();
+            server.awaitShutdown();
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package io.tidemark.localcluster;
+
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything Tidemark talks to, on this machine: a single-node Kafka in KRaft mode, a ZooKeeper server and the
+ * filer emulator. Kafka and ZooKeeper run in this JVM or as child processes (so tests can kill them); the
+ * emulator runs in this JVM. Without a data directory everything lives in a temporary one removed on close.
+ */
+public final class LocalCluster implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalCluster.class);
+
+    public enum Mode { IN_PROCESS, CHILD_PROCESSES }
+
+    private final Builder settings;
+    private final Path dataDir;
+    private final boolean temporary;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private Node zookeeper;
+    private Node kafka;
+    private FilerEmulator emulator;
+    private Duration startupTime = Duration.ZERO;
+
+    private LocalCluster(Builder settings, Path dataDir, boolean temporary) {
+        this.settings = settings;
+        this.dataDir = dataDir;
+        this.temporary = temporary;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static final class Builder {
+        private Mode mode = Mode.IN_PROCESS;
+        private Path dataDir;
+        private int kafkaPort;
+        private int zookeeperPort;
+        private boolean emulator = true;
+        private int filerPort;
+        private int s3GrpcPort;
+        private String externalKafka;
+
+        public Builder mode(Mode value) {
+            mode = value;
+            return this;
+        }
+
+        public Builder dataDir(Path value) {
+            dataDir = value;
+            return this;
+        }
+
+        public Builder kafkaPort(int value) {
+            kafkaPort = value;
+            return this;
+        }
+
+        public Builder zookeeperPort(int value) {
+            zookeeperPort = value;
+            return this;
+        }
+
+        public Builder emulator(boolean value) {
+            emulator = value;
+            return this;
+        }
+
+        public Builder emulatorPorts(int filer, int s3Grpc) {
+            filerPort = filer;
+            s3GrpcPort = s3Grpc;
+            return this;
+        }
+
+        /** Uses a Kafka started elsewhere (a container) instead of starting one. */
+        public Builder externalKafka(String bootstrapServers) {
+            externalKafka = bootstrapServers;
+            return this;
+        }
+
+        public LocalCluster start() {
+            try {
+                boolean temporary = dataDir == null;
+                Path dir = temporary ? Files.createTempDirectory("tidemark-local-cluster") : dataDir;
+                LocalCluster cluster = new LocalCluster(this, dir, temporary);
+                cluster.startAll();
+                return cluster;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create the cluster's data directory", e);
+            }
+        }
+    }
+
+    private void startAll() {
+        long began = System.nanoTime();
+        try {
+            zookeeper = startZooKeeper();
+            kafka = settings.externalKafka != null ? external(settings.externalKafka) : startKafka();
+            if (settings.emulator) {
+                emulator = new FilerEmulator(EmulatorSettings.ephemeral()
+                        .withPorts(settings.filerPort, settings.s3GrpcPort, 0)
+                        .withDataDir(dataDir.resolve("seaweed")), Clock.systemUTC()).start();
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        startupTime = Duration.ofNanos(System.nanoTime() - began);
+        log.info("local cluster up in {} ms ({}): kafka {}, zookeeper {}, filer {}", startupTime.toMillis(),
+                settings.mode, kafka.address(), zookeeper.address(), emulator == null ? "none" : emulator.filerAddress());
+    }
+
+    private Node startZooKeeper() {
+        Path dir = dataDir.resolve("zookeeper");
+        return settings.mode == Mode.IN_PROCESS
+                ? EmbeddedZooKeeper.start(dir, settings.zookeeperPort)
+                : ChildNode.start(NodeMain.class, "256m", "zookeeper", dir.toString(), String.valueOf(settings.zookeeperPort));
+    }
+
+    private Node startKafka() {
+        Path dir = dataDir.resolve("kafka");
+        return settings.mode == Mode.IN_PROCESS
+                ? EmbeddedKafka.start(dir, settings.kafkaPort)
+                : ChildNode.start(NodeMain.class, "768m", "kafka", dir.toString(), String.valueOf(settings.kafkaPort));
+    }
+
+    /** Stops Kafka, abruptly where it is a child process, and starts it again on the same data and port. */
+    public void restartKafka(boolean kill) {
+        if (settings.externalKafka != null) {
+            throw new IllegalStateException("an external Kafka cannot be restarted from here");
+        }
+        if (kill) {
+            kafka.kill();
+        } else {
+            kafka.close();
+        }
+        kafka = startKafka();
+    }
+
+    /** Stops ZooKeeper, abruptly where it is a child process, and starts it again on the same data and port. */
+    public void restartZooKeeper(boolean kill) {
+        if (kill) {
+            zookeeper.kill();
+        } else {
+            zookeeper.close();
+        }
+        zookeeper = startZooKeeper();
+    }
+
+    public Node kafka() {
+        return kafka;
+    }
+
+    public Node zookeeper() {
+        return zookeeper;
+    }
+
+    public String kafkaBootstrapServers() {
+        return kafka.address();
+    }
+
+    public String zookeeperConnect() {
+        return zookeeper.address();
+    }
+
+    public FilerEmulator emulator() {
+        if (emulator == null) {
+            throw new IllegalStateException("this cluster runs without the filer emulator");
+        }
+        return emulator;
+    }
+
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    /** The settings every tidemark command reads, as environment variables. */
+    public Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("TIDEMARK_KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers());
+        env.put("TIDEMARK_ZOOKEEPER_CONNECT", zookeeperConnect());
+        if (emulator != null) {
+            env.put("TIDEMARK_FILER_ADDRESS", emulator.filerAddress());
+            env.put("TIDEMARK_S3_GRPC_ADDRESS", emulator.s3GrpcAddress());
+        }
+        return env;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (emulator != null) {
+            emulator.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+        if (zookeeper != null) {
+            zookeeper.close();
+        }
+        if (temporary) {
+            try (Stream<Path> paths = Files.walk(dataDir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                log.warn("cannot remove {}: {}", dataDir, e.toString());
+            }
+        }
+    }
+
+    private static Node external(String bootstrapServers) {
+        return new Node() {
+            @Override
+            public String address() {
+                return bootstrapServers;
+            }
+
+            @Override
+            public void kill() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+}
