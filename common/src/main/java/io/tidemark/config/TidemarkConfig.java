@@ -1,0 +1,228 @@
+package io.tidemark.config;
+
+import io.tidemark.lifecycle.engine.DuePolicy;
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.seaweed.client.GrpcTls;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * The settings every Tidemark command and service shares, declared once with type, default, validator and
+ * documentation. Services add their own keys to {@link #definition()}. Settings under {@code kafka.},
+ * {@code kafka.producer.}, {@code kafka.consumer.}, {@code kafka.streams.} and {@code kafka.admin.} that are not
+ * declared here pass through to the Kafka clients.
+ */
+public class TidemarkConfig extends AbstractConfig {
+
+    public static final String KAFKA_BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
+    public static final String ZOOKEEPER_CONNECT = "zookeeper.connect";
+    public static final String ZOOKEEPER_CHROOT = "zookeeper.chroot";
+    public static final String ZOOKEEPER_SESSION_TIMEOUT_MS = "zookeeper.session.timeout.ms";
+    public static final String ZOOKEEPER_CONNECTION_TIMEOUT_MS = "zookeeper.connection.timeout.ms";
+    public static final String ZOOKEEPER_AUTH_DIGEST = "zookeeper.auth.digest";
+    public static final String FILER_ADDRESS = "filer.address";
+    public static final String S3_GRPC_ADDRESS = "s3.grpc.address";
+    public static final String GRPC_TLS_ENABLED = "grpc.tls.enabled";
+    public static final String GRPC_TLS_CA_FILE = "grpc.tls.ca.file";
+    public static final String GRPC_TLS_CERT_FILE = "grpc.tls.cert.file";
+    public static final String GRPC_TLS_KEY_FILE = "grpc.tls.key.file";
+    public static final String GRPC_DEADLINE_MS = "grpc.deadline.ms";
+    public static final String TOPIC_PREFIX = "topic.prefix";
+    public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
+    public static final String TOPIC_META_LOG_RETENTION_MS = "topic.meta-log.retention.ms";
+    public static final String TOPIC_TASKS_RETENTION_MS = "topic.tasks.retention.ms";
+    public static final String SHARD_BITS = "shard.bits";
+    public static final String LIFECYCLE_DAY_SECONDS = "lifecycle.day.seconds";
+    public static final String LIFECYCLE_DUE_POLICY = "lifecycle.due.policy";
+    public static final String MANAGEMENT_HOST = "management.host";
+    public static final String MANAGEMENT_PORT = "management.port";
+    public static final String SHUTDOWN_TIMEOUT_MS = "shutdown.timeout.ms";
+
+    /** The prefix of every Tidemark environment variable. */
+    public static final String ENV_PREFIX = "TIDEMARK_";
+
+    public TidemarkConfig(Map<String, ?> values) {
+        this(definition(), values);
+    }
+
+    protected TidemarkConfig(ConfigDef definition, Map<String, ?> values) {
+        super(definition, values, false);
+    }
+
+    /** The common settings; a service defines its own on top of a fresh copy of this. */
+    public static ConfigDef definition() {
+        return new ConfigDef()
+                .define(KAFKA_BOOTSTRAP_SERVERS, Type.LIST, "localhost:9092", Importance.HIGH,
+                        "Kafka brokers to bootstrap from, host:port, comma-separated.")
+                .define(ZOOKEEPER_CONNECT, Type.STRING, "localhost:2181", Importance.HIGH,
+                        "ZooKeeper connect string, host:port, comma-separated.")
+                .define(ZOOKEEPER_CHROOT, Type.STRING, "/tidemark", new AbsolutePath(), Importance.MEDIUM,
+                        "The ZooKeeper path under which every Tidemark node lives.")
+                .define(ZOOKEEPER_SESSION_TIMEOUT_MS, Type.INT, 30_000, Range.atLeast(1000), Importance.LOW,
+                        "ZooKeeper session timeout; a leader that loses its session for longer steps down.")
+                .define(ZOOKEEPER_CONNECTION_TIMEOUT_MS, Type.INT, 15_000, Range.atLeast(100), Importance.LOW,
+                        "How long to wait for a ZooKeeper connection.")
+                .define(ZOOKEEPER_AUTH_DIGEST, Type.PASSWORD, null, Importance.LOW,
+                        "Digest authentication for ZooKeeper, as user:password; none when unset.")
+                .define(FILER_ADDRESS, Type.STRING, "localhost:18888", Importance.HIGH,
+                        "The SeaweedFS filer's gRPC address (filer port + 10000).")
+                .define(S3_GRPC_ADDRESS, Type.STRING, "localhost:18333", Importance.HIGH,
+                        "The SeaweedFS S3 gateway's gRPC address (S3 port + 10000), which serves LifecycleDelete.")
+                .define(GRPC_TLS_ENABLED, Type.BOOLEAN, false, Importance.MEDIUM,
+                        "Use TLS for the filer and S3 gRPC connections.")
+                .define(GRPC_TLS_CA_FILE, Type.STRING, null, Importance.LOW,
+                        "PEM file of the CAs to trust; the JDK's defaults when unset.")
+                .define(GRPC_TLS_CERT_FILE, Type.STRING, null, Importance.LOW,
+                        "PEM client certificate chain for mutual TLS.")
+                .define(GRPC_TLS_KEY_FILE, Type.STRING, null, Importance.LOW,
+                        "PEM PKCS#8 private key of the client certificate.")
+                .define(GRPC_DEADLINE_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.LOW,
+                        "Deadline of every unary gRPC call.")
+                .define(TOPIC_PREFIX, Type.STRING, "tidemark.", Importance.MEDIUM,
+                        "Prefix of every Tidemark topic name.")
+                .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, Range.between(-1, Short.MAX_VALUE),
+                        Importance.MEDIUM, "Replication factor of new topics; -1 takes the broker's default.")
+                .define(TOPIC_META_LOG_RETENTION_MS, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(-1),
+                        Importance.LOW, "Retention of the meta-log topic; -1 keeps it forever. Timers live in "
+                                + "changelogged state, so it need not outlast the longest rule.")
+                .define(TOPIC_TASKS_RETENTION_MS, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(-1),
+                        Importance.LOW, "Retention of the task, dead-letter and event topics; -1 keeps them forever.")
+                .define(SHARD_BITS, Type.INT, 4, Range.between(0, 16), Importance.MEDIUM,
+                        "Shards are the top bits of SHA-256(bucket/key); 2^bits partitions for the sharded topics.")
+                .define(LIFECYCLE_DAY_SECONDS, Type.LONG, 86_400L, Range.atLeast(1), Importance.LOW,
+                        "Length of a lifecycle day in seconds; tests shrink it.")
+                .define(LIFECYCLE_DUE_POLICY, Type.STRING, "aws", ValidString.in("aws", "exact"), Importance.MEDIUM,
+                        "aws: due times rounded up to the next day boundary (00:00 UTC); exact: no rounding.")
+                .define(MANAGEMENT_HOST, Type.STRING, "0.0.0.0", Importance.LOW,
+                        "Address of the management HTTP endpoint (/metrics, /healthz, /readyz).")
+                .define(MANAGEMENT_PORT, Type.INT, 8080, Range.between(0, 65535), Importance.MEDIUM,
+                        "Port of the management HTTP endpoint; 0 picks a free one.")
+                .define(SHUTDOWN_TIMEOUT_MS, Type.LONG, 25_000L, Range.between(1000, 29_000), Importance.LOW,
+                        "How long a stop may take in all, kept inside Kubernetes' 30 s grace period.");
+    }
+
+    /** The environment variable that sets a key: {@code TIDEMARK_} and the key upper-cased, dots and dashes to underscores. */
+    public static String environmentVariable(String key) {
+        return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    public String kafkaBootstrapServers() {
+        return String.join(",", getList(KAFKA_BOOTSTRAP_SERVERS));
+    }
+
+    /** The ZooKeeper chroot as a Curator namespace (no leading slash). */
+    public String zookeeperNamespace() {
+        return getString(ZOOKEEPER_CHROOT).substring(1);
+    }
+
+    public Password zookeeperAuthDigest() {
+        return getPassword(ZOOKEEPER_AUTH_DIGEST);
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX);
+    }
+
+    public int shardBits() {
+        return getInt(SHARD_BITS);
+    }
+
+    public LifecycleCalendar calendar() {
+        return LifecycleCalendar.of(DuePolicy.parse(getString(LIFECYCLE_DUE_POLICY)),
+                Duration.ofSeconds(getLong(LIFECYCLE_DAY_SECONDS)));
+    }
+
+    public GrpcTls grpcTls() {
+        if (!getBoolean(GRPC_TLS_ENABLED)) {
+            return GrpcTls.PLAINTEXT;
+        }
+        try {
+            return new GrpcTls(true, path(GRPC_TLS_CA_FILE), path(GRPC_TLS_CERT_FILE), path(GRPC_TLS_KEY_FILE));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(GRPC_TLS_CERT_FILE, getString(GRPC_TLS_CERT_FILE), e.getMessage());
+        }
+    }
+
+    public Duration grpcDeadline() {
+        return Duration.ofMillis(getLong(GRPC_DEADLINE_MS));
+    }
+
+    public Duration shutdownTimeout() {
+        return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS));
+    }
+
+    private Path path(String key) {
+        String value = getString(key);
+        return value == null ? null : Path.of(value);
+    }
+
+    /** Settings for a producer: {@code kafka.*} passthrough, then {@code kafka.producer.*}, then the bootstrap servers. */
+    public Map<String, Object> producerProperties() {
+        return clientProperties("producer");
+    }
+
+    public Map<String, Object> consumerProperties() {
+        return clientProperties("consumer");
+    }
+
+    public Map<String, Object> streamsProperties() {
+        return clientProperties("streams");
+    }
+
+    public Map<String, Object> adminProperties() {
+        return clientProperties("admin");
+    }
+
+    private Map<String, Object> clientProperties(String client) {
+        Map<String, Object> properties = new HashMap<>();
+        originalsWithPrefix("kafka.").forEach((key, value) -> {
+            if (!key.startsWith("producer.") && !key.startsWith("consumer.") && !key.startsWith("streams.")
+                    && !key.startsWith("admin.")) {
+                properties.put(key, value);
+            }
+        });
+        properties.putAll(originalsWithPrefix("kafka." + client + "."));
+        properties.put("bootstrap.servers", kafkaBootstrapServers());
+        return properties;
+    }
+
+    /** Every setting in force, declared and passed through, with secrets masked: what a service logs at start. */
+    public Map<String, String> effective() {
+        Map<String, String> effective = new TreeMap<>();
+        values().forEach((key, value) -> effective.put(key, value == null ? "" : String.valueOf(value)));
+        originals().forEach((key, value) -> {
+            if (!effective.containsKey(key)) {
+                effective.put(key, Secrets.looksSecret(key) ? Secrets.MASK : String.valueOf(value));
+            }
+        });
+        return effective;
+    }
+
+    /** The chroot must be an absolute path without a trailing slash. */
+    static final class AbsolutePath implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String path = (String) value;
+            if (path == null || !path.startsWith("/") || path.length() < 2 || path.endsWith("/")) {
+                throw new ConfigException(name, value, "must be an absolute ZooKeeper path such as /tidemark");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "an absolute path, e.g. /tidemark";
+        }
+    }
+}

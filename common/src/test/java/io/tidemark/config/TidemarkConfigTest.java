@@ -1,0 +1,135 @@
+package io.tidemark.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.lifecycle.engine.DuePolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TidemarkConfigTest {
+
+    @TempDir
+    Path dir;
+
+    private static TidemarkConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
+        return ConfigLoader.load(TidemarkConfig.definition(), TidemarkConfig::new, file, env, flags);
+    }
+
+    @Test
+    void shouldLayerFileThenEnvironmentThenFlags() throws Exception {
+        Path file = Files.writeString(dir.resolve("tidemark.properties"), String.join("\n",
+                "kafka.bootstrap.servers=file:9092", "topic.prefix=file.", "shard.bits=6", "zookeeper.chroot=/from-file"));
+        TidemarkConfig config = load(file,
+                Map.of("TIDEMARK_KAFKA_BOOTSTRAP_SERVERS", "env:9092", "TIDEMARK_TOPIC_PREFIX", "env.",
+                        "UNRELATED", "x"),
+                Map.of("topic.prefix", "flag."));
+        assertThat(config.kafkaBootstrapServers()).isEqualTo("env:9092");
+        assertThat(config.topicPrefix()).isEqualTo("flag.");
+        assertThat(config.shardBits()).isEqualTo(6);
+        assertThat(config.zookeeperNamespace()).isEqualTo("from-file");
+    }
+
+    @Test
+    void shouldApplyDefaultsWhenNothingIsSet() {
+        TidemarkConfig config = load(null, Map.of(), Map.of());
+        assertThat(config.kafkaBootstrapServers()).isEqualTo("localhost:9092");
+        assertThat(config.zookeeperNamespace()).isEqualTo("tidemark");
+        assertThat(config.topicPrefix()).isEqualTo("tidemark.");
+        assertThat(config.shardBits()).isEqualTo(4);
+        assertThat(config.calendar().policy()).isEqualTo(DuePolicy.AWS);
+        assertThat(config.calendar().dayLength()).isEqualTo(Duration.ofDays(1));
+        assertThat(config.grpcTls().enabled()).isFalse();
+        assertThat(config.shutdownTimeout()).isLessThan(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void shouldMapDashedKeysToEnvironmentVariables() {
+        assertThat(TidemarkConfig.environmentVariable("topic.meta-log.retention.ms"))
+                .isEqualTo("TIDEMARK_TOPIC_META_LOG_RETENTION_MS");
+        TidemarkConfig config = load(null, Map.of("TIDEMARK_TOPIC_META_LOG_RETENTION_MS", "-1"), Map.of());
+        assertThat(config.getLong(TidemarkConfig.TOPIC_META_LOG_RETENTION_MS)).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldPassKafkaSettingsThroughToEachClient() {
+        TidemarkConfig config = load(null, Map.of(
+                "TIDEMARK_KAFKA_SECURITY_PROTOCOL", "SSL",
+                "TIDEMARK_KAFKA_PRODUCER_LINGER_MS", "20",
+                "TIDEMARK_KAFKA_CONSUMER_MAX_POLL_RECORDS", "50",
+                "TIDEMARK_KAFKA_STREAMS_NUM_STREAM_THREADS", "2"),
+                Map.of("kafka.admin.request.timeout.ms", "1000", "kafka.client.id", "x"));
+        assertThat(config.producerProperties()).containsEntry("linger.ms", "20").containsEntry("security.protocol", "SSL")
+                .containsEntry("bootstrap.servers", "localhost:9092").doesNotContainKey("max.poll.records");
+        assertThat(config.consumerProperties()).containsEntry("max.poll.records", "50").containsEntry("client.id", "x");
+        assertThat(config.streamsProperties()).containsEntry("num.stream.threads", "2");
+        assertThat(config.adminProperties()).containsEntry("request.timeout.ms", "1000");
+    }
+
+    @Test
+    void shouldReadUnderscoresAndDashesInPassthroughVariables() {
+        assertThat(ConfigLoader.passthroughKey("KAFKA_SASL_JAAS_CONFIG")).isEqualTo("kafka.sasl.jaas.config");
+        assertThat(ConfigLoader.passthroughKey("KAFKA_A__B___C")).isEqualTo("kafka.a_b-c");
+    }
+
+    @Test
+    void shouldNameTheKeyAndTheProblemOfABadValue() {
+        assertThatThrownBy(() -> load(null, Map.of("TIDEMARK_SHARD_BITS", "20"), Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("shard.bits").hasMessageContaining("20");
+        assertThatThrownBy(() -> load(null, Map.of(), Map.of("lifecycle.due.policy", "daily")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("lifecycle.due.policy");
+        assertThatThrownBy(() -> load(null, Map.of(), Map.of("zookeeper.chroot", "tidemark/")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("zookeeper.chroot");
+        assertThatThrownBy(() -> load(null, Map.of(), Map.of("management.port", "http")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("management.port");
+        assertThatThrownBy(() -> ConfigLoader.flags(List.of("oops")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("key=value");
+    }
+
+    @Test
+    void shouldMaskSecretsInTheEffectiveConfiguration() {
+        TidemarkConfig config = load(null, Map.of("TIDEMARK_ZOOKEEPER_AUTH_DIGEST", "ops:s3cret"),
+                Map.of("kafka.sasl.jaas.config", "org.Login password=\"p\";", "kafka.ssl.keystore.password", "pw",
+                        "kafka.client.id", "visible"));
+        Map<String, String> effective = config.effective();
+        assertThat(effective.get("zookeeper.auth.digest")).doesNotContain("s3cret");
+        assertThat(effective.get("kafka.sasl.jaas.config")).isEqualTo("[hidden]");
+        assertThat(effective.get("kafka.ssl.keystore.password")).isEqualTo("[hidden]");
+        assertThat(effective.get("kafka.client.id")).isEqualTo("visible");
+        assertThat(effective.toString()).doesNotContain("s3cret", "pw\"", "password=\"p\"");
+        assertThat(config.zookeeperAuthDigest().value()).isEqualTo("ops:s3cret");
+    }
+
+    @Test
+    void shouldBuildTlsSettingsAndRefuseACertificateWithoutItsKey() {
+        TidemarkConfig mutual = load(null, Map.of(), Map.of("grpc.tls.enabled", "true", "grpc.tls.ca.file", "/ca.pem",
+                "grpc.tls.cert.file", "/c.pem", "grpc.tls.key.file", "/c.key"));
+        assertThat(mutual.grpcTls().mutual()).isTrue();
+        TidemarkConfig broken = load(null, Map.of(), Map.of("grpc.tls.enabled", "true", "grpc.tls.cert.file", "/c.pem"));
+        assertThatThrownBy(broken::grpcTls).isInstanceOf(ConfigException.class).hasMessageContaining("grpc.tls.cert.file");
+    }
+
+    @Test
+    void shouldKeepTheConfigurationReferenceInDocsUpToDate() throws Exception {
+        Path docs = repositoryRoot().resolve("docs").resolve("configuration.md");
+        String generated = ConfigDocs.markdown("Configuration reference", TidemarkConfig.definition());
+        assertThat(Files.exists(docs) ? Files.readString(docs) : "")
+                .as("docs/configuration.md is stale: regenerate it with ./tidemark config docs > docs/configuration.md")
+                .isEqualTo(generated);
+    }
+
+    private static Path repositoryRoot() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.exists(p.resolve("mvnw"))) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("cannot find the repository root");
+    }
+}
