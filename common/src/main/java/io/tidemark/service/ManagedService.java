@@ -1,0 +1,96 @@
+package io.tidemark.service;
+
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A long-running service with a start/close state machine: it starts once, close is idempotent and safe in any
+ * state, and a failure is remembered. Liveness fails only when the service failed; readiness holds only while it
+ * runs and its own check passes.
+ */
+public abstract class ManagedService implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ManagedService.class);
+
+    private final String name;
+    private final AtomicReference<ServiceState> state = new AtomicReference<>(ServiceState.NEW);
+    private volatile Throwable failure;
+
+    protected ManagedService(String name) {
+        this.name = name;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ServiceState state() {
+        return state.get();
+    }
+
+    public Throwable failure() {
+        return failure;
+    }
+
+    public final void start() {
+        if (!state.compareAndSet(ServiceState.NEW, ServiceState.STARTING)) {
+            throw new IllegalStateException(name + " cannot be started more than once (it is " + state.get() + ")");
+        }
+        try {
+            doStart();
+            if (!state.compareAndSet(ServiceState.STARTING, ServiceState.RUNNING)) {
+                log.info("{} was stopped while starting", name);
+            }
+        } catch (Exception e) {
+            fail(e);
+            throw new IllegalStateException(name + " failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    /** Marks the service failed (liveness goes down) and stops what it started. */
+    public final void fail(Throwable cause) {
+        failure = cause;
+        ServiceState previous = state.getAndSet(ServiceState.FAILED);
+        if (previous != ServiceState.FAILED && previous != ServiceState.STOPPED) {
+            log.error("{} failed: {}", name, cause.toString(), cause);
+            stopQuietly();
+        }
+    }
+
+    @Override
+    public final void close() {
+        ServiceState previous = state.getAndUpdate(s -> s.finished() ? s : ServiceState.STOPPING);
+        if (previous.finished() || previous == ServiceState.STOPPING) {
+            return;
+        }
+        stopQuietly();
+        state.compareAndSet(ServiceState.STOPPING, ServiceState.STOPPED);
+    }
+
+    private void stopQuietly() {
+        try {
+            doStop();
+        } catch (Exception e) {
+            log.warn("{} did not stop cleanly: {}", name, e.toString(), e);
+        }
+    }
+
+    public boolean live() {
+        return state.get() != ServiceState.FAILED;
+    }
+
+    public boolean ready() {
+        return state.get() == ServiceState.RUNNING && readinessCheck();
+    }
+
+    protected abstract void doStart() throws Exception;
+
+    /** Releases what {@link #doStart} acquired; may be called after a partial start. */
+    protected abstract void doStop() throws Exception;
+
+    /** The service's own readiness beyond running, e.g. "the consumer has its partitions". */
+    protected boolean readinessCheck() {
+        return true;
+    }
+}

@@ -1,0 +1,81 @@
+package io.tidemark.topics;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.messages.DeadLetter;
+import io.tidemark.messages.LifecycleEvent;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * The one place that names Tidemark's topics and ties each to its key and value serdes, partition count and
+ * cleanup policy (DESIGN §4). Names carry the configured prefix; the sharded topics have 2^shard.bits partitions.
+ */
+public final class TopicRegistry {
+
+    private final TopicSpec<String, MetaLogRecord> metaLog;
+    private final TopicSpec<String, BucketConfig> bucketConfigs;
+    private final TopicSpec<String, BucketTask> bucketTasks;
+    private final TopicSpec<String, ObjectTask> objectTasks;
+    private final TopicSpec<String, DeadLetter> objectTasksDlq;
+    private final TopicSpec<String, LifecycleEvent> lifecycleEvents;
+
+    public TopicRegistry(String prefix, int shardBits, long metaLogRetentionMs, long tasksRetentionMs) {
+        int shards = 1 << shardBits;
+        Map<String, String> metaLogRetention = Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(metaLogRetentionMs));
+        Map<String, String> taskRetention = Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(tasksRetentionMs));
+        metaLog = new TopicSpec<>(prefix + "meta-log", Serdes.String(),
+                new ProtobufSerde<>(MetaLogRecord.parser(), "MetaLogRecord"), shards, TopicConfig.CLEANUP_POLICY_DELETE,
+                metaLogRetention, true);
+        // Compacted: the latest configuration per bucket is the state; a tombstone removes a bucket.
+        bucketConfigs = new TopicSpec<>(prefix + "bucket-configs", Serdes.String(), new JsonSerde<>(BucketConfig.class),
+                1, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of(), false);
+        bucketTasks = new TopicSpec<>(prefix + "bucket-tasks", Serdes.String(), new JsonSerde<>(BucketTask.class), shards,
+                TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, false);
+        objectTasks = new TopicSpec<>(prefix + "object-tasks", Serdes.String(), new JsonSerde<>(ObjectTask.class), shards,
+                TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
+        objectTasksDlq = new TopicSpec<>(prefix + "object-tasks.dlq", Serdes.String(), new JsonSerde<>(DeadLetter.class),
+                shards, TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
+        lifecycleEvents = new TopicSpec<>(prefix + "lifecycle-events", Serdes.String(),
+                new JsonSerde<>(LifecycleEvent.class), shards, TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
+    }
+
+    public static TopicRegistry from(TidemarkConfig config) {
+        return new TopicRegistry(config.topicPrefix(), config.shardBits(),
+                config.getLong(TidemarkConfig.TOPIC_META_LOG_RETENTION_MS),
+                config.getLong(TidemarkConfig.TOPIC_TASKS_RETENTION_MS));
+    }
+
+    public TopicSpec<String, MetaLogRecord> metaLog() {
+        return metaLog;
+    }
+
+    public TopicSpec<String, BucketConfig> bucketConfigs() {
+        return bucketConfigs;
+    }
+
+    public TopicSpec<String, BucketTask> bucketTasks() {
+        return bucketTasks;
+    }
+
+    public TopicSpec<String, ObjectTask> objectTasks() {
+        return objectTasks;
+    }
+
+    public TopicSpec<String, DeadLetter> objectTasksDlq() {
+        return objectTasksDlq;
+    }
+
+    public TopicSpec<String, LifecycleEvent> lifecycleEvents() {
+        return lifecycleEvents;
+    }
+
+    public List<TopicSpec<?, ?>> all() {
+        return List.of(metaLog, bucketConfigs, bucketTasks, objectTasks, objectTasksDlq, lifecycleEvents);
+    }
+}
