@@ -1,6 +1,9 @@
 package io.tidemark.cli;
 
+import io.tidemark.cli.config.ConfigCommand;
 import io.tidemark.cli.emulator.EmulatorCommand;
+import io.tidemark.cli.platform.LocalClusterCommand;
+import io.tidemark.cli.platform.TopicsCommand;
 import io.tidemark.cli.rules.RulesCommand;
 import picocli.CommandLine.Command;
 
@@ -8,6 +11,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = TidemarkVersion.class,
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
-        subcommands = {RulesCommand.class, EmulatorCommand.class})
+        subcommands = {RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
+            ConfigCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 }
