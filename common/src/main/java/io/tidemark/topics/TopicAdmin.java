@@ -66,7 +66,7 @@ public final class TopicAdmin {
         }
         List<String> created = missing.stream().map(NewTopic::name).toList();
         List<TopicStatus> after = new ArrayList<>();
-        for (TopicStatus s : describe(specs)) {
+        for (TopicStatus s : awaitVisible(specs, created)) {
             after.add(new TopicStatus(s.name(), s.exists(), created.contains(s.name()), s.partitions(),
                     s.expectedPartitions(), s.cleanupPolicy(), s.expectedCleanupPolicy(), s.replicationFactor(),
                     s.problems()));
@@ -76,6 +76,26 @@ public final class TopicAdmin {
             throw new TopicMismatchException(wrong);
         }
         return after;
+    }
+
+    /**
+     * A topic just created may take a moment to show in the cluster's metadata; judging it before then would call
+     * a correct topic missing.
+     */
+    private List<TopicStatus> awaitVisible(Collection<TopicSpec<?, ?>> specs, List<String> created) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            List<TopicStatus> statuses = describe(specs);
+            boolean pending = statuses.stream().anyMatch(s -> !s.exists() && created.contains(s.name()));
+            if (!pending || System.nanoTime() > deadline) {
+                return statuses;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                throw interrupted("waiting for new topics", e);
+            }
+        }
     }
 
     /** How each topic on the cluster compares with its spec; changes nothing. */
