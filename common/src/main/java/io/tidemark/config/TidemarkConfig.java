@@ -6,6 +6,7 @@ import io.tidemark.seaweed.client.GrpcTls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -201,7 +202,9 @@ public class TidemarkConfig extends AbstractConfig {
     /** Every setting in force, declared and passed through, with secrets masked: what a service logs at start. */
     public Map<String, String> effective() {
         Map<String, String> effective = new TreeMap<>();
-        values().forEach((key, value) -> effective.put(key, value == null ? "" : String.valueOf(value)));
+        values().forEach((key, value) -> effective.put(key, value == null ? ""
+                : value instanceof List<?> list ? String.join(",", list.stream().map(String::valueOf).toList())
+                : String.valueOf(value)));
         originals().forEach((key, value) -> {
             if (!effective.containsKey(key)) {
                 effective.put(key, Secrets.looksSecret(key) ? Secrets.MASK : String.valueOf(value));

@@ -102,6 +102,7 @@ class TidemarkConfigTest {
         assertThat(effective.get("kafka.sasl.jaas.config")).isEqualTo("[hidden]");
         assertThat(effective.get("kafka.ssl.keystore.password")).isEqualTo("[hidden]");
         assertThat(effective.get("kafka.client.id")).isEqualTo("visible");
+        assertThat(effective.get("kafka.bootstrap.servers")).isEqualTo("localhost:9092");
         assertThat(effective.toString()).doesNotContain("s3cret", "pw\"", "password=\"p\"");
         assertThat(config.zookeeperAuthDigest().value()).isEqualTo("ops:s3cret");
     }
