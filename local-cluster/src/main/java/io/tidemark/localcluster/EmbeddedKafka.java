@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
@@ -20,15 +19,13 @@ import org.apache.kafka.common.utils.Time;
  * directory is formatted on first start and reused afterwards; the ports it chose are kept beside the data so a
  * restart comes back on the same address.
  */
-public final class EmbeddedKafka implements Node {
+public final class EmbeddedKafka extends InProcessNode {
 
     private final KafkaRaftServer server;
-    private final String bootstrapServers;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers) {
+        super(bootstrapServers);
         this.server = server;
-        this.bootstrapServers = bootstrapServers;
     }
 
     /**
@@ -112,20 +109,8 @@ public final class EmbeddedKafka implements Node {
     }
 
     @Override
-    public String address() {
-        return bootstrapServers;
-    }
-
-    @Override
-    public void kill() {
-        close();
-    }
-
-    @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            server.shutdown();
-            server.awaitShutdown();
-        }
+    void stop() {
+        server.shutdown();
+        server.awaitShutdown();
     }
 }

@@ -5,20 +5,17 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 
 /** A real standalone ZooKeeper server in this JVM, bound to loopback, its data kept in a directory. */
-public final class EmbeddedZooKeeper implements Node {
+public final class EmbeddedZooKeeper extends InProcessNode {
 
     private final ZooKeeperServerEmbedded server;
-    private final String connect;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private EmbeddedZooKeeper(ZooKeeperServerEmbedded server, String connect) {
+        super(connect);
         this.server = server;
-        this.connect = connect;
     }
 
     public static EmbeddedZooKeeper start(Path dataDir, int port) {
@@ -50,19 +47,7 @@ public final class EmbeddedZooKeeper implements Node {
     }
 
     @Override
-    public String address() {
-        return connect;
-    }
-
-    @Override
-    public void kill() {
-        close();
-    }
-
-    @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            server.close();
-        }
+    void stop() {
+        server.close();
     }
 }

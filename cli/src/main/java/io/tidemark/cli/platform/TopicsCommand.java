@@ -11,6 +11,7 @@ import io.tidemark.topics.TopicStatus;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,6 +34,15 @@ public final class TopicsCommand extends CommandGroup {
         }
     }
 
+    /** Runs one action with an admin client and the registry, both built from the settings. */
+    static <T> T withTopics(ConfigOptions options, BiFunction<TopicAdmin, TopicRegistry, T> action) {
+        TidemarkConfig config = options.load();
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            return action.apply(new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR)),
+                    TopicRegistry.from(config));
+        }
+    }
+
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = {"Creates every missing topic with its partition count and cleanup policy. Idempotent.",
                 "Exits 1 when an existing topic has another partition count or cleanup policy."})
@@ -46,11 +56,8 @@ public final class TopicsCommand extends CommandGroup {
 
         @Override
         public Integer call() {
-            TidemarkConfig config = options.load();
-            try (Admin admin = Admin.create(config.adminProperties())) {
-                List<TopicStatus> statuses = new TopicAdmin(admin,
-                        config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR)).ensure(TopicRegistry.from(config).all());
-                print(spec.commandLine().getOut(), statuses);
+            try {
+                print(spec.commandLine().getOut(), withTopics(options, (admin, registry) -> admin.ensure(registry.all())));
                 return ExitCodes.OK;
             } catch (TopicMismatchException e) {
                 print(spec.commandLine().getOut(), e.mismatched());
@@ -72,13 +79,9 @@ public final class TopicsCommand extends CommandGroup {
 
         @Override
         public Integer call() {
-            TidemarkConfig config = options.load();
-            try (Admin admin = Admin.create(config.adminProperties())) {
-                List<TopicStatus> statuses = new TopicAdmin(admin,
-                        config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR)).describe(TopicRegistry.from(config).all());
-                print(spec.commandLine().getOut(), statuses);
-                return statuses.stream().allMatch(TopicStatus::ok) ? ExitCodes.OK : ExitCodes.FAILURE;
-            }
+            List<TopicStatus> statuses = withTopics(options, (admin, registry) -> admin.describe(registry.all()));
+            print(spec.commandLine().getOut(), statuses);
+            return statuses.stream().allMatch(TopicStatus::ok) ? ExitCodes.OK : ExitCodes.FAILURE;
         }
     }
 }
