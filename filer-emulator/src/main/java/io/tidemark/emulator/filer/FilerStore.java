@@ -66,6 +66,15 @@ public final class FilerStore implements AutoCloseable {
         return metaLog;
     }
 
+    /** The meta-log's events from position {@code from} on, in order. */
+    public List<SubscribeMetadataResponse> events(int from) {
+        List<SubscribeMetadataResponse> events = new ArrayList<>();
+        for (int i = from; i < metaLog.size(); i++) {
+            events.add(metaLog.get(i));
+        }
+        return events;
+    }
+
     /** How many events the meta-log holds. */
     public int eventCount() {
         return metaLog.size();

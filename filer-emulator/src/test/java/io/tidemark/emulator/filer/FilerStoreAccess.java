@@ -1,7 +1,6 @@
 package io.tidemark.emulator.filer;
 
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Lets tests in other packages read a store's whole meta-log. */
@@ -11,11 +10,6 @@ public final class FilerStoreAccess {
     }
 
     public static List<SubscribeMetadataResponse> events(FilerStore store) {
-        MetaLog log = store.metaLog();
-        List<SubscribeMetadataResponse> all = new ArrayList<>();
-        for (int i = 0; i < log.size(); i++) {
-            all.add(log.get(i));
-        }
-        return all;
+        return store.events(0);
     }
 }
