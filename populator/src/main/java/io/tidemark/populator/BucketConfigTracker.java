@@ -1,0 +1,96 @@
+package io.tidemark.populator;
+
+import com.google.protobuf.ByteString;
+import io.tidemark.lifecycle.config.LifecycleConfigException;
+import io.tidemark.lifecycle.config.LifecycleConfigs;
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.seaweed.S3Layout;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Remembers each bucket's last known lifecycle configuration and says what a new bucket entry changes. A bucket is
+ * in the registry while its entry holds lifecycle XML, valid or not; invalid XML is recorded with S3's error code
+ * and never stops anything else. A recovery walk is due when a valid configuration appears (or becomes valid) and
+ * when the replay content hash of its rules changes; renaming a rule or changing only versioning does not re-arm
+ * timers. Applying the same entry twice changes nothing the second time.
+ */
+public final class BucketConfigTracker {
+
+    private static final Logger log = LoggerFactory.getLogger(BucketConfigTracker.class);
+
+    private final LifecycleCalendar calendar;
+    private final Map<String, BucketConfig> known = new HashMap<>();
+
+    public BucketConfigTracker(LifecycleCalendar calendar) {
+        this.calendar = calendar;
+    }
+
+    /** Seeds the last known state, e.g. from the compacted bucket-configs topic after a restart. */
+    public void remember(BucketConfig config) {
+        known.put(config.bucket(), config);
+    }
+
+    public Optional<BucketConfig> current(String bucket) {
+        return Optional.ofNullable(known.get(bucket));
+    }
+
+    public int size() {
+        return known.size();
+    }
+
+    /**
+     * @param entry the bucket's entry as it is now, or {@code null} when the bucket was deleted
+     * @return the change, or empty when nothing lifecycle-relevant changed
+     */
+    public Optional<BucketConfigChange> apply(String bucket, Entry entry) {
+        BucketConfig previous = known.get(bucket);
+        BucketConfig next = entry == null ? null : configOf(bucket, entry);
+        if (Objects.equals(previous, next)) {
+            return Optional.empty();
+        }
+        if (next == null) {
+            known.remove(bucket);
+            return Optional.of(new BucketConfigChange(bucket, null, false));
+        }
+        known.put(bucket, next);
+        boolean valid = next.invalidCode() == null;
+        boolean wasValid = previous != null && previous.invalidCode() == null;
+        boolean recovery = valid && (!wasValid || !previous.ruleSetHash().equals(next.ruleSetHash()));
+        if (!valid) {
+            log.warn("bucket {}: lifecycle configuration is invalid and is ignored: {}: {}", bucket, next.invalidCode(),
+                    next.invalidMessage());
+        }
+        return Optional.of(new BucketConfigChange(bucket, next, recovery));
+    }
+
+    /** The configuration an entry describes, or {@code null} when it has no lifecycle XML. */
+    BucketConfig configOf(String bucket, Entry entry) {
+        String xml = text(entry, S3Layout.LIFECYCLE_XML);
+        if (xml == null) {
+            return null;
+        }
+        String versioning = Optional.ofNullable(text(entry, S3Layout.VERSIONING)).orElse("Off");
+        boolean locked = S3Layout.enabled(text(entry, S3Layout.OBJECT_LOCK_ENABLED));
+        try {
+            var rules = RuleCompiler.compile(LifecycleConfigs.parseAndValidate(xml), calendar);
+            String hash = HexFormat.of().formatHex(rules.replayContentHash(bucket));
+            return new BucketConfig(bucket, versioning, locked, xml, hash, null, null);
+        } catch (LifecycleConfigException e) {
+            return new BucketConfig(bucket, versioning, locked, xml, "", e.code().name(), e.getMessage());
+        }
+    }
+
+    private static String text(Entry entry, String key) {
+        ByteString value = entry.getExtendedMap().get(key);
+        return value == null ? null : value.toStringUtf8();
+    }
+}

@@ -1,0 +1,97 @@
+package io.tidemark.populator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.emulator.filer.FilerStore;
+import io.tidemark.emulator.s3.S3Gateway;
+import io.tidemark.lifecycle.engine.BucketVersioning;
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import java.time.Clock;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class BucketConfigTrackerTest {
+
+    private static final String THIRTY_DAYS = "<LifecycleConfiguration><Rule><ID>logs</ID><Filter><Prefix>logs/</Prefix>"
+            + "</Filter><Status>Enabled</Status><Expiration><Days>30</Days></Expiration></Rule></LifecycleConfiguration>";
+
+    private final FilerStore store = FilerStore.inMemory(Clock.systemUTC(), 1);
+    private final S3Gateway s3 = new S3Gateway(store, "/buckets");
+    private final BucketConfigTracker tracker = new BucketConfigTracker(LifecycleCalendar.aws());
+
+    @BeforeEach
+    void bucket() {
+        s3.createBucket("b", false);
+    }
+
+    private Optional<BucketConfigChange> observe() {
+        Entry entry = store.lookup("/buckets", "b").orElse(null);
+        return tracker.apply("b", entry);
+    }
+
+    @Test
+    void shouldIgnoreABucketWithoutLifecycleConfiguration() {
+        assertThat(observe()).isEmpty();
+        assertThat(tracker.size()).isZero();
+    }
+
+    @Test
+    void shouldRegisterANewConfigurationAndAskForARecoveryWalk() {
+        s3.putLifecycle("b", THIRTY_DAYS);
+        BucketConfigChange change = observe().orElseThrow();
+        assertThat(change.recovery()).isTrue();
+        assertThat(change.config().ruleSetHash()).hasSize(64).isNotEqualTo("0".repeat(64));
+        assertThat(change.config().versioning()).isEqualTo("Off");
+        assertThat(observe()).as("the same entry again changes nothing").isEmpty();
+    }
+
+    @Test
+    void shouldWalkAgainWhenTheRulesChangeButNotWhenARuleIsOnlyRenamed() {
+        s3.putLifecycle("b", THIRTY_DAYS);
+        observe();
+        s3.putLifecycle("b", THIRTY_DAYS.replace("<ID>logs</ID>", "<ID>renamed</ID>"));
+        BucketConfigChange renamed = observe().orElseThrow();
+        assertThat(renamed.recovery()).isFalse();
+        s3.putLifecycle("b", THIRTY_DAYS.replace("<Days>30</Days>", "<Days>7</Days>"));
+        assertThat(observe().orElseThrow().recovery()).isTrue();
+        s3.setVersioning("b", BucketVersioning.ENABLED);
+        BucketConfigChange versioning = observe().orElseThrow();
+        assertThat(versioning.recovery()).isFalse();
+        assertThat(versioning.config().versioning()).isEqualTo("Enabled");
+    }
+
+    @Test
+    void shouldMarkInvalidXmlWithTheS3ErrorCodeAndWalkOnceItIsFixed() {
+        s3.putLifecycleUnchecked("b", "<LifecycleConfiguration><Rule><ID>x</ID></Rule></LifecycleConfiguration>");
+        BucketConfigChange invalid = observe().orElseThrow();
+        assertThat(invalid.recovery()).isFalse();
+        assertThat(invalid.config().invalidCode()).isEqualTo("MalformedXML");
+        assertThat(invalid.config().invalidMessage()).contains("rule 1");
+        s3.putLifecycle("b", THIRTY_DAYS);
+        assertThat(observe().orElseThrow().recovery()).isTrue();
+    }
+
+    @Test
+    void shouldRemoveTheBucketWhenItsConfigurationOrTheBucketGoes() {
+        s3.putLifecycle("b", THIRTY_DAYS);
+        observe();
+        s3.deleteLifecycle("b");
+        assertThat(observe().orElseThrow().removed()).isTrue();
+        s3.putLifecycle("b", THIRTY_DAYS);
+        observe();
+        s3.deleteBucket("b");
+        assertThat(observe().orElseThrow().removed()).isTrue();
+        assertThat(tracker.size()).isZero();
+    }
+
+    @Test
+    void shouldNotWalkAgainAfterARestartThatRemembersTheSameRules() {
+        s3.putLifecycle("b", THIRTY_DAYS);
+        var config = observe().orElseThrow().config();
+        BucketConfigTracker restarted = new BucketConfigTracker(LifecycleCalendar.aws());
+        restarted.remember(config);
+        assertThat(restarted.apply("b", store.lookup("/buckets", "b").orElseThrow())).isEmpty();
+    }
+}
