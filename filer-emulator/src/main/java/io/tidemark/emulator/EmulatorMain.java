@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
  * Runs the emulator as a process until SIGTERM. The {@code tidemark emulator} command is the usual way in; this
@@ -27,7 +28,7 @@ public final class EmulatorMain {
     }
 
     /** Starts the emulator, reports its addresses, and blocks until the JVM is asked to stop. */
-    public static void run(EmulatorSettings settings, java.util.function.Consumer<String> report)
+    public static void run(EmulatorSettings settings, Consumer<String> report)
             throws InterruptedException {
         FilerEmulator emulator = new FilerEmulator(settings, Clock.systemUTC()).start();
         CountDownLatch stopped = new CountDownLatch(1);

@@ -16,15 +16,13 @@ import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-
 import java.net.InetSocketAddress;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The emulator's admin API: {@code POST /s3/<operation>} drives the emulated S3 gateway and

@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 /**
  * The S3 gateway's side of SeaweedFS, reduced to what lifecycle cares about: it writes buckets, objects,
@@ -423,7 +424,7 @@ public final class S3Gateway {
                 .build()));
     }
 
-    private void modifyVersion(String bucket, String key, String versionId, java.util.function.UnaryOperator<Entry> change) {
+    private void modifyVersion(String bucket, String key, String versionId, UnaryOperator<Entry> change) {
         synchronized (store) {
             ObjectVersionInfo target = version(bucket, key, versionId).orElseThrow(() -> new S3Exception(
                     versionId == null ? "NoSuchKey" : "NoSuchVersion", bucket + "/" + key
@@ -432,7 +433,7 @@ public final class S3Gateway {
         }
     }
 
-    private void modifyBucket(String bucket, java.util.function.UnaryOperator<Entry> change) {
+    private void modifyBucket(String bucket, UnaryOperator<Entry> change) {
         requireBucket(bucket);
         run(() -> store.modify(bucketDirectory(bucket), change));
     }
