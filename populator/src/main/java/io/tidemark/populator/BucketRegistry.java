@@ -1,0 +1,75 @@
+package io.tidemark.populator;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.zookeeper.ZooKeeperPaths;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * The registry of lifecycle buckets in ZooKeeper, one node per bucket under {@link ZooKeeperPaths#BUCKETS}. Every
+ * write is idempotent — create or overwrite, delete if present — so the populator can repeat it after a crash
+ * before its Kafka transaction committed, and the registry still ends up right.
+ */
+public final class BucketRegistry {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final CuratorFramework client;
+
+    public BucketRegistry(CuratorFramework client) {
+        this.client = client;
+    }
+
+    public void apply(BucketConfigChange change) throws Exception {
+        String path = ZooKeeperPaths.bucket(change.bucket());
+        if (change.removed()) {
+            try {
+                client.delete().forPath(path);
+            } catch (KeeperException.NoNodeException alreadyGone) {
+                // Removed before a crash, or never registered: either way the registry is as it should be.
+            }
+            return;
+        }
+        byte[] value = JSON.writeValueAsBytes(RegistryEntry.of(change.config()));
+        try {
+            client.create().creatingParentsIfNeeded().forPath(path, value);
+        } catch (KeeperException.NodeExistsException exists) {
+            client.setData().forPath(path, value);
+        }
+    }
+
+    public Optional<RegistryEntry> read(String bucket) throws Exception {
+        try {
+            return Optional.of(parse(client.getData().forPath(ZooKeeperPaths.bucket(bucket))));
+        } catch (KeeperException.NoNodeException missing) {
+            return Optional.empty();
+        }
+    }
+
+    public List<String> buckets() throws Exception {
+        try {
+            return client.getChildren().forPath(ZooKeeperPaths.BUCKETS).stream().sorted().toList();
+        } catch (KeeperException.NoNodeException none) {
+            return List.of();
+        }
+    }
+
+    private static RegistryEntry parse(byte[] value) throws IOException {
+        return JSON.readValue(value, RegistryEntry.class);
+    }
+
+    /**
+     * The walk that re-arms a bucket's timers under its current rules. The scan id names the bucket and the rule
+     * set, so a task published twice (a retried transaction) is recognisably the same walk.
+     */
+    public static BucketTask recoveryTask(BucketConfigChange change) {
+        String hash = change.config().ruleSetHash();
+        String scanId = "recovery-" + change.bucket() + "-" + hash.substring(0, Math.min(16, hash.length()));
+        return new BucketTask("processBucket", new BucketTask.Target(change.bucket()),
+                new BucketTask.Details(scanId, BucketTask.Mode.recovery, "", null));
+    }
+}
