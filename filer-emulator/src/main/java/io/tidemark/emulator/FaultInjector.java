@@ -1,6 +1,5 @@
 package io.tidemark.emulator;
 
-import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -83,7 +82,6 @@ public final class FaultInjector implements ServerInterceptor {
             return new ServerCall.Listener<>() {
             };
         }
-        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
-        };
+        return next.startCall(call, headers);
     }
 }

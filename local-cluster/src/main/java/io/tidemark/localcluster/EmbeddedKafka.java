@@ -32,7 +32,8 @@ public final class EmbeddedKafka extends InProcessNode {
      * @param port the client port, or 0 for a free one (a restart reuses the port recorded in {@code dataDir})
      */
     public static EmbeddedKafka start(Path dataDir, int port) {
-        Properties config = config(dataDir, port);
+        NodeConfig node = config(dataDir, port);
+        Properties config = node.properties();
         format(dataDir, config);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
         try {
@@ -42,10 +43,14 @@ public final class EmbeddedKafka extends InProcessNode {
             server.awaitShutdown();
             throw e;
         }
-        return new EmbeddedKafka(server, "127.0.0.1:" + config.getProperty("tidemark.port"));
+        return new EmbeddedKafka(server, "127.0.0.1:" + node.clientPort());
     }
 
-    static Properties config(Path dataDir, int port) {
+    /** The broker's settings and the client port they listen on. */
+    record NodeConfig(Properties properties, String clientPort) {
+    }
+
+    static NodeConfig config(Path dataDir, int port) {
         Path ports = dataDir.resolve("ports.properties");
         Properties chosen = new Properties();
         try {
@@ -85,8 +90,7 @@ public final class EmbeddedKafka extends InProcessNode {
         p.setProperty("share.coordinator.state.topic.min.isr", "1");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
         p.setProperty("auto.create.topics.enable", "false");
-        p.setProperty("tidemark.port", client);
-        return p;
+        return new NodeConfig(p, client);
     }
 
     private static void format(Path dataDir, Properties config) {

@@ -37,7 +37,7 @@ public final class EventClassifier {
         // A move files the entry under its new parent; everything else under the event's directory.
         String directory = n.hasNewEntry() && !n.getNewParentPath().isEmpty() ? n.getNewParentPath() : event.getDirectory();
         String path = directory.equals("/") ? "/" + entry.getName() : directory + "/" + entry.getName();
-        Address address = address(path, n);
+        Address address = address(path, entry, n);
         return MetaLogRecord.newBuilder()
                 .setTsNs(event.getTsNs())
                 .setDirectory(event.getDirectory())
@@ -52,7 +52,7 @@ public final class EventClassifier {
     private record Address(String bucket, String logicalKey, EventKind kind) {
     }
 
-    private Address address(String path, EventNotification n) {
+    private Address address(String path, Entry entry, EventNotification n) {
         String prefix = bucketsDirectory + "/";
         if (!path.startsWith(prefix)) {
             return new Address("", "", EventKind.OTHER);
@@ -65,9 +65,8 @@ public final class EventClassifier {
             return new Address(bucket, "", bucketKind(n));
         }
         if (rest.equals(S3Layout.UPLOADS_DIRECTORY) || rest.startsWith(S3Layout.UPLOADS_DIRECTORY + "/")) {
-            return upload(bucket, rest, n);
+            return upload(bucket, rest, entry, n);
         }
-        Entry entry = n.hasNewEntry() ? n.getNewEntry() : n.getOldEntry();
         int lastSlash = rest.lastIndexOf('/');
         String parent = lastSlash < 0 ? "" : rest.substring(0, lastSlash);
         if (parent.endsWith(S3Layout.VERSIONS_SUFFIX) && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX)) {
@@ -97,13 +96,12 @@ public final class EventClassifier {
         return changed ? EventKind.BUCKET_CONFIG_CHANGED : EventKind.OTHER;
     }
 
-    private static Address upload(String bucket, String rest, EventNotification n) {
+    private static Address upload(String bucket, String rest, Entry entry, EventNotification n) {
         String[] parts = rest.split("/", 3);
         if (parts.length != 2 || parts[1].isEmpty()) {
             // The uploads directory itself, or a part: parts carry nothing lifecycle acts on.
             return new Address(bucket, rest, EventKind.OTHER);
         }
-        Entry entry = n.hasNewEntry() ? n.getNewEntry() : n.getOldEntry();
         ByteString destination = entry.getExtendedMap().get(S3Layout.UPLOAD_DESTINATION_KEY);
         if (destination == null || destination.isEmpty() || !entry.getIsDirectory()) {
             return new Address(bucket, rest, EventKind.OTHER);

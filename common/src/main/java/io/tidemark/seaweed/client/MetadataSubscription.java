@@ -178,10 +178,8 @@ public final class MetadataSubscription implements AutoCloseable {
             return false;
         }
         SubscribeMetadataResponse last = null;
-        int accepted = 0;
         if (response.hasEventNotification() && accept(response)) {
             last = response.getEventsCount() == 0 ? response : response.toBuilder().clearEvents().build();
-            accepted++;
         }
         for (SubscribeMetadataResponse batched : response.getEventsList()) {
             if (accept(batched)) {
@@ -189,7 +187,6 @@ public final class MetadataSubscription implements AutoCloseable {
                     buffer.add(new Buffered(last, null));
                 }
                 last = batched;
-                accepted++;
             }
         }
         if (last == null) {
@@ -198,7 +195,7 @@ public final class MetadataSubscription implements AutoCloseable {
         buffer.add(new Buffered(last, call));
         lastDeliveredTsNs = last.getTsNs();
         backoffMillis = options.initialBackoff().toMillis();
-        return accepted > 0;
+        return true;
     }
 
     /** Whether an event is new, counting events already seen at the resume timestamp. */

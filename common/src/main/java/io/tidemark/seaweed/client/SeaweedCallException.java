@@ -28,10 +28,6 @@ public final class SeaweedCallException extends RuntimeException {
         return kind;
     }
 
-    public boolean isTransient() {
-        return kind == FailureKind.TRANSIENT;
-    }
-
     public Status.Code code() {
         return code;
     }

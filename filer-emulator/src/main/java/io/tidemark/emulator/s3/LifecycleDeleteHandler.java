@@ -99,7 +99,7 @@ public final class LifecycleDeleteHandler {
         }
         return switch (request.getActionKind()) {
             case EXPIRATION_DAYS, EXPIRATION_DATE -> expireCurrent(bucket, key, versioning);
-            case NONCURRENT_DAYS, NEWER_NONCURRENT, EXPIRED_DELETE_MARKER -> deleteVersion(request, live.get());
+            case NONCURRENT_DAYS, NEWER_NONCURRENT, EXPIRED_DELETE_MARKER -> deleteVersion(request);
             default -> answer(LifecycleDeleteOutcome.BLOCKED, "FATAL_EVENT_ERROR: unsupported action kind "
                     + request.getActionKindValue());
         };
@@ -136,7 +136,7 @@ public final class LifecycleDeleteHandler {
         return answer(LifecycleDeleteOutcome.DONE, "");
     }
 
-    private LifecycleDeleteResponse deleteVersion(LifecycleDeleteRequest request, ObjectVersionInfo live) {
+    private LifecycleDeleteResponse deleteVersion(LifecycleDeleteRequest request) {
         String bucket = request.getBucket();
         String key = request.getObjectPath();
         if (request.getVersionId().isEmpty()) {
