@@ -50,6 +50,12 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String MANAGEMENT_HOST = "management.host";
     public static final String MANAGEMENT_PORT = "management.port";
     public static final String SHUTDOWN_TIMEOUT_MS = "shutdown.timeout.ms";
+    public static final String POPULATOR_BATCH_MAX_EVENTS = "populator.batch.max.events";
+    public static final String POPULATOR_BATCH_MAX_MS = "populator.batch.max.ms";
+    public static final String POPULATOR_STREAM_IDLE_TIMEOUT_MS = "populator.stream.idle.timeout.ms";
+    public static final String POPULATOR_RETRY_BACKOFF_MAX_MS = "populator.retry.backoff.max.ms";
+    public static final String POPULATOR_COLD_START_OVERLAP_MS = "populator.cold-start.overlap.ms";
+    public static final String POPULATOR_STATUS_INTERVAL_MS = "populator.status.interval.ms";
 
     /** The prefix of every Tidemark environment variable. */
     public static final String ENV_PREFIX = "TIDEMARK_";
@@ -111,7 +117,23 @@ public class TidemarkConfig extends AbstractConfig {
                 .define(MANAGEMENT_PORT, Type.INT, 8080, Range.between(0, 65535), Importance.MEDIUM,
                         "Port of the management HTTP endpoint; 0 picks a free one.")
                 .define(SHUTDOWN_TIMEOUT_MS, Type.LONG, 25_000L, Range.between(1000, 29_000), Importance.LOW,
-                        "How long a stop may take in all, kept inside Kubernetes' 30 s grace period.");
+                        "How long a stop may take in all, kept inside Kubernetes' 30 s grace period.")
+                .define(POPULATOR_BATCH_MAX_EVENTS, Type.INT, 5_000, Range.between(1, 1_000_000), Importance.LOW,
+                        "Most filer events the populator publishes in one Kafka transaction.")
+                .define(POPULATOR_BATCH_MAX_MS, Type.LONG, 100L, Range.between(1, 60_000), Importance.LOW,
+                        "Longest time a populator batch gathers events before its transaction commits.")
+                .define(POPULATOR_STREAM_IDLE_TIMEOUT_MS, Type.LONG, 60_000L, Range.atLeast(100), Importance.LOW,
+                        "The populator reconnects to the filer when its stream brings neither an event nor a "
+                                + "heartbeat for this long.")
+                .define(POPULATOR_RETRY_BACKOFF_MAX_MS, Type.LONG, 10_000L, Range.atLeast(10), Importance.LOW,
+                        "Cap of the populator's exponential backoff between filer reconnects and between retries "
+                                + "after a Kafka or ZooKeeper error.")
+                .define(POPULATOR_COLD_START_OVERLAP_MS, Type.LONG, 10_000L, Range.atLeast(0), Importance.LOW,
+                        "On a cold start the populator subscribes from this long before its bucket enumeration "
+                                + "began, so clock skew between it and the filer cannot open a gap; events in the "
+                                + "overlap are published once like any other.")
+                .define(POPULATOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
+                        "How often the populator logs its status line.");
     }
 
     /** The environment variable that sets a key: {@code TIDEMARK_} and the key upper-cased, dots and dashes to underscores. */
@@ -162,6 +184,11 @@ public class TidemarkConfig extends AbstractConfig {
 
     public Duration shutdownTimeout() {
         return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS));
+    }
+
+    /** One setting in milliseconds, as a duration. */
+    public Duration millis(String key) {
+        return Duration.ofMillis(getLong(key));
     }
 
     private Path path(String key) {

@@ -6,6 +6,7 @@ import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ public final class TopicRegistry {
     private final TopicSpec<String, ObjectTask> objectTasks;
     private final TopicSpec<String, DeadLetter> objectTasksDlq;
     private final TopicSpec<String, LifecycleEvent> lifecycleEvents;
+    private final TopicSpec<String, PopulatorCheckpoint> populatorCheckpoint;
 
     public TopicRegistry(String prefix, int shardBits, long metaLogRetentionMs, long tasksRetentionMs) {
         int shards = 1 << shardBits;
@@ -43,6 +45,9 @@ public final class TopicRegistry {
                 shards, TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
         lifecycleEvents = new TopicSpec<>(prefix + "lifecycle-events", Serdes.String(),
                 new JsonSerde<>(LifecycleEvent.class), shards, TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
+        // Compacted, one key: only the newest checkpoint matters, and it commits with the events it covers.
+        populatorCheckpoint = new TopicSpec<>(prefix + "populator-checkpoint", Serdes.String(),
+                new JsonSerde<>(PopulatorCheckpoint.class), 1, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of(), false);
     }
 
     public static TopicRegistry from(TidemarkConfig config) {
@@ -75,7 +80,12 @@ public final class TopicRegistry {
         return lifecycleEvents;
     }
 
+    public TopicSpec<String, PopulatorCheckpoint> populatorCheckpoint() {
+        return populatorCheckpoint;
+    }
+
     public List<TopicSpec<?, ?>> all() {
-        return List.of(metaLog, bucketConfigs, bucketTasks, objectTasks, objectTasksDlq, lifecycleEvents);
+        return List.of(metaLog, bucketConfigs, bucketTasks, objectTasks, objectTasksDlq, lifecycleEvents,
+                populatorCheckpoint);
     }
 }

@@ -22,7 +22,7 @@ class TopicRegistryTest {
     void shouldNameEveryTopicWithThePrefix() {
         assertThat(registry.all()).extracting(TopicSpec::name).containsExactly("tidemark.meta-log",
                 "tidemark.bucket-configs", "tidemark.bucket-tasks", "tidemark.object-tasks", "tidemark.object-tasks.dlq",
-                "tidemark.lifecycle-events");
+                "tidemark.lifecycle-events", "tidemark.populator-checkpoint");
         TopicRegistry custom = TopicRegistry.from(new TidemarkConfig(Map.of("topic.prefix", "prod.lc.", "shard.bits", "6")));
         assertThat(custom.metaLog().name()).isEqualTo("prod.lc.meta-log");
         assertThat(custom.objectTasks().partitions()).isEqualTo(64);
@@ -35,6 +35,8 @@ class TopicRegistryTest {
         assertThat(registry.objectTasks().partitions()).isEqualTo(16);
         assertThat(registry.objectTasks().sharded()).isTrue();
         assertThat(registry.bucketConfigs().cleanupPolicy()).isEqualTo("compact");
+        assertThat(registry.populatorCheckpoint().cleanupPolicy()).isEqualTo("compact");
+        assertThat(registry.populatorCheckpoint().partitions()).isEqualTo(1);
         assertThat(registry.metaLog().cleanupPolicy()).isEqualTo("delete");
         assertThat(registry.metaLog().configs()).containsEntry("retention.ms", String.valueOf(7L * 24 * 3600 * 1000));
     }

@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,15 @@ public final class BucketConfigTracker {
 
     public int size() {
         return known.size();
+    }
+
+    public int invalidCount() {
+        return (int) known.values().stream().filter(c -> c.invalidCode() != null).count();
+    }
+
+    /** Every bucket with a known configuration, valid or not. */
+    public Set<String> buckets() {
+        return Set.copyOf(known.keySet());
     }
 
     /**

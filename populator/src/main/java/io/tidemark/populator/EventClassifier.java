@@ -32,7 +32,20 @@ public final class EventClassifier {
 
     /** The record for one event (not a heartbeat), its chunk lists cut to their first chunk. */
     public MetaLogRecord classify(SubscribeMetadataResponse event) {
+        return classify(event, 0);
+    }
+
+    /**
+     * As {@link #classify(SubscribeMetadataResponse)}, for the {@code seqAtTs}-th event (from 0) stamped with its
+     * timestamp.
+     */
+    public MetaLogRecord classify(SubscribeMetadataResponse event, int seqAtTs) {
         EventNotification n = event.getEventNotification();
+        if (!n.hasNewEntry() && !n.hasOldEntry()) {
+            // Nothing to address: kept as OTHER so the sequence stays whole, never mistaken for a bucket.
+            return MetaLogRecord.newBuilder().setTsNs(event.getTsNs()).setDirectory(event.getDirectory()).setEvent(n)
+                    .setKind(EventKind.OTHER).setShard(shards.shardOf("", "")).setSeqAtTs(seqAtTs).build();
+        }
         Entry entry = n.hasNewEntry() ? n.getNewEntry() : n.getOldEntry();
         // A move files the entry under its new parent; everything else under the event's directory.
         String directory = n.hasNewEntry() && !n.getNewParentPath().isEmpty() ? n.getNewParentPath() : event.getDirectory();
@@ -46,6 +59,7 @@ public final class EventClassifier {
                 .setLogicalKey(address.logicalKey())
                 .setKind(address.kind())
                 .setShard(shards.shardOf(address.bucket(), address.logicalKey()))
+                .setSeqAtTs(seqAtTs)
                 .build();
     }
 

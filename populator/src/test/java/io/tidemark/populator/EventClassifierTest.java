@@ -126,6 +126,16 @@ class EventClassifierTest {
     }
 
     @Test
+    void shouldKeepAnEventWithoutAnyEntryAsOtherAndNeverAsABucket() {
+        MetaLogRecord r = classifier.classify(SubscribeMetadataResponse.newBuilder().setDirectory("/buckets/b")
+                .setTsNs(9).setEventNotification(EventNotification.getDefaultInstance()).build(), 2);
+        assertThat(r.getKind()).isEqualTo(EventKind.OTHER);
+        assertThat(r.getBucket()).isEmpty();
+        assertThat(r.getSeqAtTs()).isEqualTo(2);
+        assertThat(r.getTsNs()).isEqualTo(9);
+    }
+
+    @Test
     void shouldCutChunkListsToTheHeadChunk() {
         Entry big = Entry.newBuilder().setName("k").addChunks(FileChunk.newBuilder().setFileId("1,a"))
                 .addChunks(FileChunk.newBuilder().setFileId("1,b")).addChunks(FileChunk.newBuilder().setFileId("1,c"))

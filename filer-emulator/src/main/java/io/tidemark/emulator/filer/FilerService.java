@@ -237,8 +237,8 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                     if (untilNs > 0 && nanos(store.clock().instant()) > untilNs) {
                         break;
                     }
-                    if (!metaLog.awaitEvent(next, heartbeatInterval.toMillis())
-                            && request.getClientSupportsIdleHeartbeat() && !cancelled) {
+                    if (!metaLog.awaitEvent(next, heartbeatInterval.toMillis(), () -> cancelled || dropped.get())
+                            && request.getClientSupportsIdleHeartbeat() && !cancelled && !dropped.get()) {
                         awaitReady();
                         out.onNext(SubscribeMetadataResponse.newBuilder().setTsNs(lastSentTs)
                                 .setFlushedTsNs(metaLog.lastTsNs()).build());

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The ordered list of every mutation's event, each stamped with a strictly increasing {@code ts_ns}. Readers
@@ -71,17 +72,20 @@ final class MetaLog {
         return low;
     }
 
-    /** Waits until there is an event at {@code index}, or the timeout passes. Returns whether there is. */
-    synchronized boolean awaitEvent(int index, long timeoutMillis) throws InterruptedException {
+    /**
+     * Waits until there is an event at {@code index}, the timeout passes, or {@code stop} holds after a wake-up
+     * ({@link #wakeReaders}). Returns whether there is.
+     */
+    synchronized boolean awaitEvent(int index, long timeoutMillis, BooleanSupplier stop) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (events.size() <= index) {
+        while (events.size() <= index && !stop.getAsBoolean()) {
             long left = deadline - System.currentTimeMillis();
             if (left <= 0) {
                 return false;
             }
             wait(left);
         }
-        return true;
+        return events.size() > index;
     }
 
     /** Wakes every waiting reader, so they notice cancellation. */

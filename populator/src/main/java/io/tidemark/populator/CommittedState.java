@@ -1,0 +1,96 @@
+package io.tidemark.populator;
+
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.topics.TopicSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the populator's committed transactions say: the last checkpoint and the last known configuration of every
+ * bucket. Read with {@code read_committed} after the producer's {@code initTransactions}, which settles any
+ * transaction a previous leader left open, so the two are consistent with each other and with the meta-log.
+ */
+public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs) {
+
+    private static final Logger log = LoggerFactory.getLogger(CommittedState.class);
+
+    public CommittedState {
+        configs = Map.copyOf(configs);
+    }
+
+    /** Reads both compacted topics to their end. */
+    public static CommittedState read(Map<String, Object> consumerProperties, TopicRegistry topics, Duration timeout) {
+        Map<String, Object> props = new HashMap<>(consumerProperties);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "tidemark-populator-state");
+        try (Consumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            PopulatorCheckpoint[] last = new PopulatorCheckpoint[1];
+            // An unreadable checkpoint is fatal: guessing an older one would publish events twice.
+            readToEnd(consumer, topics.populatorCheckpoint(), timeout, false, (key, value) -> {
+                if (PopulatorCheckpoint.KEY.equals(key)) {
+                    last[0] = value;
+                }
+            });
+            Map<String, BucketConfig> configs = new HashMap<>();
+            // An unreadable config is skipped: the bucket's next event, or the registry check, brings it back.
+            readToEnd(consumer, topics.bucketConfigs(), timeout, true, (bucket, config) -> {
+                if (config == null) {
+                    configs.remove(bucket);
+                } else {
+                    configs.put(bucket, config);
+                }
+            });
+            return new CommittedState(Optional.ofNullable(last[0]), configs);
+        }
+    }
+
+    private static <V> void readToEnd(Consumer<byte[], byte[]> consumer, TopicSpec<String, V> topic, Duration timeout,
+                                      boolean skipUnreadable, BiConsumer<String, V> sink) {
+        List<TopicPartition> partitions = IntStream.range(0, topic.partitions())
+                .mapToObj(p -> new TopicPartition(topic.name(), p)).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+        Instant deadline = Instant.now().plus(timeout);
+        while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new TimeoutException("reading " + topic.name() + " to its end took longer than " + timeout);
+            }
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                String key = topic.keySerde().deserializer().deserialize(topic.name(), r.key());
+                V value;
+                try {
+                    value = r.value() == null ? null : topic.valueSerde().deserializer().deserialize(topic.name(), r.value());
+                } catch (RuntimeException e) {
+                    String where = topic.name() + "-" + r.partition() + "@" + r.offset() + " (key " + key + ")";
+                    if (!skipUnreadable) {
+                        throw new IllegalStateException("unreadable record at " + where + ": " + e.getMessage(), e);
+                    }
+                    log.warn("skipping unreadable record at {}: {}", where, e.getMessage());
+                    continue;
+                }
+                sink.accept(key, value);
+            }
+        }
+    }
+}

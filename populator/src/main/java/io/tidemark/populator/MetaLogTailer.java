@@ -1,0 +1,300 @@
+package io.tidemark.populator;
+
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.messages.pb.MetaLogProto.EventKind;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.ShardFunction;
+import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.MetadataSubscription;
+import io.tidemark.seaweed.client.SubscriptionOptions;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One leadership term of the populator: fence earlier leaders, load the committed state, cold-start if there is
+ * no checkpoint, then publish the filer meta-log batch by batch — each batch, its bucket configs and recovery
+ * tasks and the checkpoint that covers it in one Kafka transaction, the idempotent registry writes before the
+ * commit. A term ends when leadership goes (the open transaction is aborted) or with an exception; the next term
+ * starts again from what was committed, so an error loses nothing and repeats nothing.
+ */
+public final class MetaLogTailer {
+
+    private static final Logger log = LoggerFactory.getLogger(MetaLogTailer.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final int LIST_PAGE = 1_000;
+
+    private final TailerSettings settings;
+    private final FilerClient filer;
+    private final BucketRegistry registry;
+    private final Supplier<TransactionalPublisher> publishers;
+    private final Supplier<CommittedState> committedState;
+    private final LifecycleCalendar calendar;
+    private final ShardFunction shards;
+    private final Clock clock;
+    private final PopulatorMetrics metrics;
+
+    public MetaLogTailer(TailerSettings settings, FilerClient filer, BucketRegistry registry,
+                         Supplier<TransactionalPublisher> publishers, Supplier<CommittedState> committedState,
+                         LifecycleCalendar calendar, ShardFunction shards, Clock clock, PopulatorMetrics metrics) {
+        this.settings = settings;
+        this.filer = filer;
+        this.registry = registry;
+        this.publishers = publishers;
+        this.committedState = committedState;
+        this.calendar = calendar;
+        this.shards = shards;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /** Tails while {@code leading} holds; returns when it stops holding. */
+    public void run(BooleanSupplier leading) throws Exception {
+        long began = System.nanoTime();
+        try (TransactionalPublisher publisher = publishers.get()) {
+            long fenced = System.nanoTime();
+            // After initTransactions (in the supplier): a previous leader can commit nothing more.
+            CommittedState committed = committedState.get();
+            log.info("term started: earlier producers fenced in {} ms, committed state read in {} ms",
+                    (fenced - began) / 1_000_000, (System.nanoTime() - fenced) / 1_000_000);
+            String bucketsDirectory = filer.bucketsDirectory();
+            BucketConfigTracker tracker = new BucketConfigTracker(calendar);
+            committed.configs().values().forEach(tracker::remember);
+            Term term = new Term(publisher, tracker, bucketsDirectory, leading);
+            reconcileRegistry(tracker);
+            Optional<PopulatorCheckpoint> checkpoint = committed.checkpoint();
+            if (checkpoint.isEmpty()) {
+                checkpoint = term.coldStart();
+            } else {
+                log.info("resuming after ts_ns {} ({} events at that ts, {} published so far)", checkpoint.get().tsNs(),
+                        checkpoint.get().eventsAtTs(), checkpoint.get().published());
+            }
+            if (checkpoint.isPresent()) {
+                term.tail(checkpoint.get());
+            }
+        }
+    }
+
+    /** Makes the registry say what the committed configs say; heals a registry lost or edited by hand. */
+    private void reconcileRegistry(BucketConfigTracker tracker) throws Exception {
+        for (String bucket : registry.buckets()) {
+            if (tracker.current(bucket).isEmpty()) {
+                log.info("registry: removing bucket {}, which has no committed lifecycle configuration", bucket);
+                registry.apply(new BucketConfigChange(bucket, null, false));
+            }
+        }
+        for (String bucket : tracker.buckets()) {
+            var config = tracker.current(bucket).orElseThrow();
+            if (!registry.read(bucket).equals(Optional.of(RegistryEntry.of(config)))) {
+                registry.apply(new BucketConfigChange(bucket, config, false));
+            }
+        }
+        metrics.registry(tracker.size(), tracker.invalidCount());
+    }
+
+    /** The state of one term: what has been published since the last commit, and where it ends. */
+    private final class Term {
+        private final TransactionalPublisher publisher;
+        private final BucketConfigTracker tracker;
+        private final EventClassifier classifier;
+        private final BooleanSupplier leading;
+        private final String bucketsDirectory;
+        private long lastTsNs;
+        private int eventsAtTs;
+
+        Term(TransactionalPublisher publisher, BucketConfigTracker tracker, String bucketsDirectory,
+             BooleanSupplier leading) {
+            this.publisher = publisher;
+            this.tracker = tracker;
+            this.bucketsDirectory = bucketsDirectory;
+            this.classifier = new EventClassifier(bucketsDirectory, shards);
+            this.leading = leading;
+        }
+
+        /**
+         * Lists every bucket, seeds the registry and configs, asks for a recovery walk of each lifecycle bucket,
+         * and checkpoints the instant the listing began (less the overlap), so the subscription covers everything
+         * that changes during and after the listing.
+         */
+        Optional<PopulatorCheckpoint> coldStart() throws Exception {
+            Instant started = clock.instant();
+            long startNs = nanos(started);
+            long subscribeFrom = Math.max(0, startNs - settings.coldStartOverlap().toNanos());
+            log.info("cold start: no checkpoint; enumerating buckets under {}", bucketsDirectory);
+            publisher.begin();
+            try {
+                Set<String> seen = new HashSet<>();
+                for (Entry bucket : filer.listAll(bucketsDirectory, "", LIST_PAGE)) {
+                    if (!bucket.getIsDirectory()) {
+                        continue;
+                    }
+                    seen.add(bucket.getName());
+                    bucketEntry(bucket.getName(), bucket);
+                    if (seen.size() % 1_000 == 0) {
+                        log.info("cold start: {} buckets enumerated, {} with lifecycle configuration", seen.size(),
+                                tracker.size());
+                    }
+                }
+                for (String gone : tracker.buckets()) {
+                    if (!seen.contains(gone)) {
+                        bucketEntry(gone, null);
+                    }
+                }
+                if (!leading.getAsBoolean()) {
+                    abort();
+                    return Optional.empty();
+                }
+                PopulatorCheckpoint checkpoint = new PopulatorCheckpoint(subscribeFrom, 0, 0, startNs);
+                publisher.commit(checkpoint);
+                log.info("cold start: {} buckets, {} with lifecycle configuration ({} invalid); subscribing from "
+                                + "ts_ns {} ({} ms)", seen.size(), tracker.size(), tracker.invalidCount(), subscribeFrom,
+                        Duration.between(started, clock.instant()).toMillis());
+                return Optional.of(checkpoint);
+            } catch (Exception e) {
+                abortAfter(e);
+                throw e;
+            }
+        }
+
+        void tail(PopulatorCheckpoint from) throws Exception {
+            lastTsNs = from.tsNs();
+            eventsAtTs = from.eventsAtTs();
+            PopulatorCheckpoint checkpoint = from;
+            SubscriptionOptions options = SubscriptionOptions.from("tidemark-populator", bucketsDirectory + "/", 0)
+                    .resumingAfter(from.tsNs(), from.eventsAtTs())
+                    .withIdleTimeout(settings.streamIdleTimeout())
+                    .withBackoff(Duration.ofMillis(100), settings.maxBackoff());
+            List<SubscribeMetadataResponse> batch = new ArrayList<>(Math.min(settings.batchMaxEvents(), 65_536));
+            int reconnectsSeen = 0;
+            try (MetadataSubscription subscription = filer.subscribe(options)) {
+                while (leading.getAsBoolean()) {
+                    batch.clear();
+                    gather(subscription, batch);
+                    int reconnects = subscription.reconnects();
+                    metrics.reconnects(reconnects - reconnectsSeen);
+                    reconnectsSeen = reconnects;
+                    if (batch.isEmpty()) {
+                        metrics.caughtUp(true);
+                        continue;
+                    }
+                    metrics.caughtUp(false);
+                    Optional<PopulatorCheckpoint> next = publish(batch, checkpoint);
+                    if (next.isEmpty()) {
+                        return;
+                    }
+                    checkpoint = next.get();
+                }
+            }
+        }
+
+        /** Waits for a first event, then takes more until the batch is full or its time is up. */
+        private void gather(MetadataSubscription subscription, List<SubscribeMetadataResponse> batch)
+                throws InterruptedException {
+            SubscribeMetadataResponse first = subscription.poll(POLL);
+            if (first == null) {
+                return;
+            }
+            batch.add(first);
+            long deadline = System.nanoTime() + settings.batchMaxWait().toNanos();
+            while (batch.size() < settings.batchMaxEvents()) {
+                long left = deadline - System.nanoTime();
+                SubscribeMetadataResponse next = subscription.poll(Duration.ofNanos(Math.max(0, left)));
+                if (next == null) {
+                    return;
+                }
+                batch.add(next);
+            }
+        }
+
+        private Optional<PopulatorCheckpoint> publish(List<SubscribeMetadataResponse> batch,
+                                                      PopulatorCheckpoint checkpoint) throws Exception {
+            Map<EventKind, Integer> kinds = new EnumMap<>(EventKind.class);
+            publisher.begin();
+            try {
+                for (SubscribeMetadataResponse event : batch) {
+                    long ts = event.getTsNs();
+                    int seq = ts == lastTsNs ? eventsAtTs : 0;
+                    lastTsNs = ts;
+                    eventsAtTs = seq + 1;
+                    MetaLogRecord record = classifier.classify(event, seq);
+                    metrics.read(record.getKind());
+                    kinds.merge(record.getKind(), 1, Integer::sum);
+                    publisher.metaLog(record);
+                    if (!record.getBucket().isEmpty() && record.getLogicalKey().isEmpty()) {
+                        // The bucket as it is now, not as the event shows it: a replayed event (after a crash or
+                        // in the cold-start overlap) must never set an older configuration over a newer one.
+                        bucketEntry(record.getBucket(), filer.lookup(bucketsDirectory, record.getBucket()).orElse(null));
+                    }
+                }
+                if (!leading.getAsBoolean()) {
+                    abort();
+                    return Optional.empty();
+                }
+                PopulatorCheckpoint next = checkpoint.advancedTo(lastTsNs, eventsAtTs, batch.size());
+                publisher.commit(next);
+                metrics.committed(kinds, batch.size(), lastTsNs);
+                return Optional.of(next);
+            } catch (Exception e) {
+                abortAfter(e);
+                throw e;
+            }
+        }
+
+        /** Applies one bucket entry (null: the bucket is gone): registry first, then the records. */
+        private void bucketEntry(String bucket, Entry entry) throws Exception {
+            Optional<BucketConfigChange> change = tracker.apply(bucket, entry);
+            if (change.isEmpty()) {
+                return;
+            }
+            BucketConfigChange c = change.get();
+            registry.apply(c);
+            publisher.bucketConfig(bucket, c.config());
+            if (c.recovery()) {
+                publisher.bucketTask(BucketRegistry.recoveryTask(c));
+            }
+            if (!c.removed() && c.config().invalidCode() != null) {
+                metrics.invalidConfigSeen();
+            }
+            log.info("bucket {}: {}", bucket, c.removed() ? "lifecycle configuration removed"
+                    : c.config().invalidCode() != null ? "invalid lifecycle configuration (" + c.config().invalidCode() + ")"
+                    : "lifecycle configuration " + c.config().ruleSetHash().substring(0, 16)
+                    + (c.recovery() ? ", recovery walk requested" : ""));
+            metrics.registry(tracker.size(), tracker.invalidCount());
+        }
+
+        private void abort() {
+            publisher.abort();
+            metrics.aborted();
+            log.info("leadership ended; the open transaction was aborted");
+        }
+
+        /** Aborts the open transaction after an error, if the producer still can; the error itself propagates. */
+        private void abortAfter(Exception cause) {
+            metrics.aborted();
+            try {
+                publisher.abort();
+            } catch (KafkaException | IllegalStateException e) {
+                log.debug("abort after {} failed too: {}", cause.toString(), e.toString());
+            }
+        }
+    }
+
+    static long nanos(Instant instant) {
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+    }
+}

@@ -1,0 +1,141 @@
+package io.tidemark.populator;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.messages.pb.MetaLogProto.EventKind;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The populator's meters, and the figures its status line prints. Events are counted when read from the filer and
+ * again, by kind, when the transaction that carries them commits, so the two differ by what is in flight or was
+ * rolled back.
+ */
+public final class PopulatorMetrics {
+
+    private final Clock clock;
+    private final Map<EventKind, Counter> read = new EnumMap<>(EventKind.class);
+    private final Map<EventKind, Counter> published = new EnumMap<>(EventKind.class);
+    private final LongAdder publishedTotal = new LongAdder();
+    private final LongAdder reconnects = new LongAdder();
+    private final Counter committed;
+    private final Counter aborted;
+    private final Counter invalidConfigSeen;
+    private final DistributionSummary batchSize;
+    private final AtomicLong lastPublishedTsNs = new AtomicLong();
+    private volatile boolean caughtUp = true;
+    private volatile boolean leader;
+    private volatile int registrySize;
+    private volatile int invalidConfigs;
+    private volatile String status = "starting";
+
+    public PopulatorMetrics(MeterRegistry registry, Clock clock) {
+        this.clock = clock;
+        for (EventKind kind : EventKind.values()) {
+            if (kind == EventKind.UNRECOGNIZED || kind == EventKind.EVENT_KIND_UNSPECIFIED) {
+                continue;
+            }
+            String tag = kind.name().toLowerCase();
+            read.put(kind, Counter.builder("tidemark.populator.events.read").tag("kind", tag)
+                    .description("Filer events read, by kind").register(registry));
+            published.put(kind, Counter.builder("tidemark.populator.events.published").tag("kind", tag)
+                    .description("Events committed to the meta-log topic, by kind").register(registry));
+        }
+        committed = Counter.builder("tidemark.populator.transactions").tag("outcome", "committed").register(registry);
+        aborted = Counter.builder("tidemark.populator.transactions").tag("outcome", "aborted").register(registry);
+        invalidConfigSeen = Counter.builder("tidemark.populator.invalid.configs.seen")
+                .description("Bucket lifecycle configurations found invalid").register(registry);
+        batchSize = DistributionSummary.builder("tidemark.populator.batch.size").baseUnit("events")
+                .description("Events per committed transaction").register(registry);
+        FunctionCounter.builder("tidemark.populator.reconnects", reconnects, LongAdder::sum)
+                .description("Filer stream reconnects").register(registry);
+        Gauge.builder("tidemark.populator.lag.seconds", this, PopulatorMetrics::lagSeconds)
+                .description("Now minus the ts of the last published event; 0 while caught up").register(registry);
+        Gauge.builder("tidemark.populator.leader", this, m -> m.leader ? 1 : 0)
+                .description("1 on the instance that tails the filer").register(registry);
+        Gauge.builder("tidemark.populator.registry.buckets", this, m -> m.registrySize)
+                .description("Buckets in the lifecycle registry, valid or not").register(registry);
+        Gauge.builder("tidemark.populator.invalid.configs", this, m -> m.invalidConfigs)
+                .description("Buckets whose lifecycle configuration is invalid").register(registry);
+    }
+
+    void read(EventKind kind) {
+        read.get(kind).increment();
+    }
+
+    /** A batch committed: its events by kind, and the timestamp it ends on. */
+    void committed(Map<EventKind, Integer> kinds, int size, long lastTsNs) {
+        kinds.forEach((kind, n) -> published.get(kind).increment(n));
+        publishedTotal.add(size);
+        batchSize.record(size);
+        committed.increment();
+        lastPublishedTsNs.set(lastTsNs);
+    }
+
+    void aborted() {
+        aborted.increment();
+    }
+
+    void invalidConfigSeen() {
+        invalidConfigSeen.increment();
+    }
+
+    void reconnects(int n) {
+        reconnects.add(n);
+    }
+
+    void caughtUp(boolean value) {
+        caughtUp = value;
+    }
+
+    void leader(boolean value) {
+        leader = value;
+    }
+
+    void registry(int size, int invalid) {
+        registrySize = size;
+        invalidConfigs = invalid;
+    }
+
+    void status(String value) {
+        status = value;
+    }
+
+    public boolean leader() {
+        return leader;
+    }
+
+    public String status() {
+        return status;
+    }
+
+    public long published() {
+        return publishedTotal.sum();
+    }
+
+    public long lastPublishedTsNs() {
+        return lastPublishedTsNs.get();
+    }
+
+    public double lagSeconds() {
+        long ts = lastPublishedTsNs.get();
+        if (caughtUp || ts == 0) {
+            return 0;
+        }
+        long nowNs = clock.instant().getEpochSecond() * 1_000_000_000L + clock.instant().getNano();
+        return Math.max(0, nowNs - ts) / 1e9;
+    }
+
+    /** The periodic status line; its tokens are stable for log scrapers. */
+    public String statusLine() {
+        return String.format("populator: status=%s lag=%.1fs published=%d leader=%d buckets=%d invalid=%d "
+                        + "reconnects=%d aborted=%d", status, lagSeconds(), published(), leader ? 1 : 0, registrySize,
+                invalidConfigs, reconnects.sum(), (long) aborted.count());
+    }
+}

@@ -1,0 +1,249 @@
+package io.tidemark.populator;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.seaweed.ShardFunction;
+import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.service.ManagedService;
+import io.tidemark.service.Metrics;
+import io.tidemark.topics.TopicAdmin;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import io.tidemark.zookeeper.ZooKeeperPaths;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code tidemark populator}: any number of instances join a Curator leader latch; the leader runs
+ * {@link MetaLogTailer} terms until it loses leadership (ZooKeeper SUSPENDED or LOST end a term before the
+ * session can expire and a successor be chosen) or is fenced by a successor's transactional producer. Errors end
+ * a term and a new one starts from the committed checkpoint after a capped backoff; nothing but a stop ends the
+ * service.
+ */
+public final class PopulatorService extends ManagedService {
+
+    private static final Logger log = LoggerFactory.getLogger(PopulatorService.class);
+
+    private final TidemarkConfig config;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final PopulatorMetrics metrics;
+    private final TailerSettings settings;
+    private final String instanceId;
+
+    private volatile boolean running;
+    private volatile ZooKeeperConnection zookeeper;
+    private volatile FilerClient filer;
+    private volatile LeaderLatch latch;
+    private volatile Thread worker;
+    private volatile ScheduledExecutorService statusLog;
+
+    public PopulatorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
+        super("populator");
+        this.config = config;
+        this.clock = clock;
+        this.meters = meters;
+        this.metrics = new PopulatorMetrics(meters, clock);
+        this.settings = TailerSettings.from(config);
+        this.instanceId = ManagementFactory.getRuntimeMXBean().getName();
+    }
+
+    public PopulatorMetrics metrics() {
+        return metrics;
+    }
+
+    @Override
+    protected void doStart() {
+        running = true;
+        zookeeper = ZooKeeperConnection.start(config);
+        filer = FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
+                config.grpcDeadline());
+        latch = newLatch();
+        worker = new Thread(this::work, "populator-tailer");
+        worker.start();
+        statusLog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "populator-status");
+            t.setDaemon(true);
+            return t;
+        });
+        long interval = config.getLong(TidemarkConfig.POPULATOR_STATUS_INTERVAL_MS);
+        statusLog.scheduleAtFixedRate(() -> log.info(metrics.statusLine()), interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    private LeaderLatch newLatch() {
+        LeaderLatch l = new LeaderLatch(zookeeper.client(), ZooKeeperPaths.POPULATOR_LEADER, instanceId);
+        try {
+            l.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot join the populator leader election: " + e.getMessage(), e);
+        }
+        return l;
+    }
+
+    private void work() {
+        MetaLogTailer tailer = tailer(config, filer, zookeeper.client(), clock, metrics, meters);
+        Duration backoff = Duration.ofMillis(100);
+        while (running) {
+            try {
+                if (!latch.await(1, TimeUnit.SECONDS)) {
+                    standby();
+                    continue;
+                }
+                metrics.leader(true);
+                metrics.status("leading");
+                log.info("populator {} leads; tailing the filer meta-log", instanceId);
+                tailer.run(() -> running && latch.hasLeadership());
+                backoff = Duration.ofMillis(100);
+                log.info("populator {} no longer leads", instanceId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (Exception e) {
+                if (fenced(e)) {
+                    // Another instance started a transactional producer with our id: it leads now, whatever
+                    // ZooKeeper told us. Rejoin the election at the back instead of fencing it in turn.
+                    log.warn("populator {} was fenced by a newer leader ({}); rejoining the election", instanceId,
+                            e.toString());
+                    rejoin();
+                    continue;
+                }
+                metrics.status("retrying");
+                log.error("populator term failed: {}; retrying from the checkpoint in {} ms", e.toString(),
+                        backoff.toMillis(), e);
+                if (!sleep(backoff)) {
+                    break;
+                }
+                backoff = min(backoff.multipliedBy(2), settings.maxBackoff());
+            } finally {
+                if (!latch.hasLeadership()) {
+                    standby();
+                }
+            }
+        }
+        metrics.leader(false);
+        metrics.status("stopped");
+    }
+
+    private void standby() {
+        metrics.leader(false);
+        if (running && !"retrying".equals(metrics.status())) {
+            metrics.status("standby");
+        }
+    }
+
+    /**
+     * The tailer wired to Kafka: each term checks the topics (once per process), opens the transactional producer
+     * and reads the committed state. Tests build tailers the same way.
+     */
+    static MetaLogTailer tailer(TidemarkConfig config, FilerClient filer, CuratorFramework zookeeper, Clock clock,
+                                PopulatorMetrics metrics, MeterRegistry meters) {
+        TopicRegistry topics = TopicRegistry.from(config);
+        TailerSettings settings = TailerSettings.from(config);
+        AtomicBoolean topicsChecked = new AtomicBoolean();
+        Supplier<TransactionalPublisher> publishers = () -> {
+            if (!topicsChecked.get()) {
+                long began = System.nanoTime();
+                try (Admin admin = Admin.create(config.adminProperties())) {
+                    new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR)).ensure(topics.all());
+                }
+                topicsChecked.set(true);
+                log.info("topics checked in {} ms", (System.nanoTime() - began) / 1_000_000);
+            }
+            TransactionalPublisher publisher = TransactionalPublisher.open(config.producerProperties(),
+                    transactionalId(config), topics);
+            publisher.closing(Metrics.bind(meters, publisher.producer()));
+            return publisher;
+        };
+        Supplier<CommittedState> state = () -> CommittedState.read(config.consumerProperties(), topics,
+                settings.kafkaTimeout());
+        return new MetaLogTailer(settings, filer, new BucketRegistry(zookeeper), publishers, state, config.calendar(),
+                ShardFunction.withBits(config.shardBits()), clock, metrics);
+    }
+
+    /** Whether an error means a newer producer with our transactional id exists. */
+    static boolean fenced(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One id for every instance sharing the topics: that is what lets a new leader fence the old one. */
+    public static String transactionalId(TidemarkConfig config) {
+        return config.topicPrefix() + "populator";
+    }
+
+    private void rejoin() {
+        try {
+            latch.close();
+        } catch (Exception e) {
+            log.debug("closing the leader latch: {}", e.toString());
+        }
+        latch = newLatch();
+    }
+
+    private boolean sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+            return running;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    @Override
+    protected boolean readinessCheck() {
+        return zookeeper != null && zookeeper.connected() && !"retrying".equals(metrics.status());
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        running = false;
+        Thread w = worker;
+        if (w != null) {
+            // The tailer checks running at least every poll, aborts its open transaction and returns.
+            w.join(Math.max(1_000, config.shutdownTimeout().toMillis() / 2));
+            if (w.isAlive()) {
+                w.interrupt();
+                w.join(2_000);
+            }
+        }
+        if (statusLog != null) {
+            statusLog.shutdownNow();
+        }
+        if (latch != null) {
+            try {
+                latch.close();
+            } catch (Exception e) {
+                log.debug("closing the leader latch: {}", e.toString());
+            }
+        }
+        if (filer != null) {
+            filer.close();
+        }
+        if (zookeeper != null) {
+            zookeeper.close();
+        }
+        log.info(metrics.statusLine());
+    }
+}

@@ -1,0 +1,112 @@
+package io.tidemark.populator;
+
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.topics.ShardPartitioner;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.topics.TopicSpec;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Everything the populator writes to Kafka, one transaction per batch: meta-log records, bucket configs and
+ * tombstones, recovery tasks and, last, the checkpoint that covers them. The transactional id is the same for
+ * every populator instance, so a new leader's {@link #open} fences the producer of any previous one: a leader that
+ * lost its ZooKeeper session cannot commit anything once its successor has started.
+ */
+public final class TransactionalPublisher implements AutoCloseable {
+
+    private final Producer<byte[], byte[]> producer;
+    private final TopicRegistry topics;
+    private AutoCloseable alsoClose = () -> { };
+
+    TransactionalPublisher(Producer<byte[], byte[]> producer, TopicRegistry topics) {
+        this.producer = producer;
+        this.topics = topics;
+    }
+
+    /** A producer with the populator's transactional id, ready for its first transaction. */
+    public static TransactionalPublisher open(Map<String, Object> producerProperties, String transactionalId,
+                                              TopicRegistry topics) {
+        Map<String, Object> props = new HashMap<>();
+        // Throughput defaults an operator may override through kafka.producer.*.
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60_000);
+        props.putAll(producerProperties);
+        // Exactly-once and the shard layout are not negotiable.
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, ShardPartitioner.class.getName());
+        props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "tidemark-populator");
+        Producer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            producer.initTransactions();
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+        return new TransactionalPublisher(producer, topics);
+    }
+
+    public Producer<byte[], byte[]> producer() {
+        return producer;
+    }
+
+    /** Something to close with the producer, such as its metrics binding. */
+    public void closing(AutoCloseable resource) {
+        alsoClose = resource;
+    }
+
+    public void begin() {
+        producer.beginTransaction();
+    }
+
+    public void metaLog(MetaLogRecord record) {
+        send(topics.metaLog(), ShardPartitioner.key(record.getBucket(), record.getLogicalKey()), record);
+    }
+
+    /** The bucket's configuration, or its tombstone when {@code config} is {@code null}. */
+    public void bucketConfig(String bucket, BucketConfig config) {
+        send(topics.bucketConfigs(), bucket, config);
+    }
+
+    public void bucketTask(BucketTask task) {
+        send(topics.bucketTasks(), task.target().bucket(), task);
+    }
+
+    /** Writes the checkpoint and commits everything sent since {@link #begin}. */
+    public void commit(PopulatorCheckpoint checkpoint) {
+        send(topics.populatorCheckpoint(), PopulatorCheckpoint.KEY, checkpoint);
+        producer.commitTransaction();
+    }
+
+    public void abort() {
+        producer.abortTransaction();
+    }
+
+    private <V> void send(TopicSpec<String, V> topic, String key, V value) {
+        byte[] k = topic.keySerde().serializer().serialize(topic.name(), key);
+        byte[] v = value == null ? null : topic.valueSerde().serializer().serialize(topic.name(), value);
+        producer.send(new ProducerRecord<>(topic.name(), k, v));
+    }
+
+    @Override
+    public void close() {
+        try {
+            alsoClose.close();
+        } catch (Exception e) {
+            // Only the metrics binding: the producer still closes.
+        }
+        producer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,176 @@
+package io.tidemark.populator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.localcluster.EmbeddedZooKeeper;
+import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.seaweed.ShardFunction;
+import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.topics.JsonSerde;
+import io.tidemark.topics.ShardPartitioner;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.topics.TopicSpec;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tailer's transaction discipline, without a broker: Kafka's {@link MockProducer} stands in for the
+ * transactional producer; the filer (emulator) and ZooKeeper are real.
+ */
+class MetaLogTailerTest {
+
+    @TempDir
+    static Path dir;
+
+    static EmbeddedZooKeeper zookeeperServer;
+    static ZooKeeperConnection zookeeper;
+
+    private final TidemarkConfig config = new TidemarkConfig(Map.of("shard.bits", "2", "populator.batch.max.ms", "20"));
+    private final TopicRegistry topics = TopicRegistry.from(config);
+    private final FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral(), Clock.systemUTC()).start();
+    private final FilerClient filer = FilerClient.connect(emulator.filerAddress(), config.grpcTls(), Duration.ofSeconds(5));
+    private final MockProducer<byte[], byte[]> producer = new MockProducer<>(cluster(), true, new ShardPartitioner(),
+            new ByteArraySerializer(), new ByteArraySerializer());
+    private final BucketRegistry registry = new BucketRegistry(zookeeper.client());
+
+    @BeforeAll
+    static void startZooKeeper() throws Exception {
+        zookeeperServer = EmbeddedZooKeeper.start(dir, 0);
+        zookeeper = ZooKeeperConnection.start(zookeeperServer.address(), "tailer-test", Duration.ofSeconds(10),
+                Duration.ofSeconds(5), null);
+    }
+
+    @AfterAll
+    static void stopZooKeeper() {
+        zookeeper.close();
+        zookeeperServer.close();
+    }
+
+    @AfterEach
+    void stop() {
+        filer.close();
+        emulator.close();
+    }
+
+    private Cluster cluster() {
+        Node node = new Node(0, "localhost", 9092);
+        List<PartitionInfo> partitions = new ArrayList<>();
+        for (TopicSpec<?, ?> t : topics.all()) {
+            IntStream.range(0, t.partitions()).forEach(p -> partitions.add(new PartitionInfo(t.name(), p, node,
+                    new Node[] {node}, new Node[] {node})));
+        }
+        return new Cluster("test", List.of(node), partitions, java.util.Set.of(), java.util.Set.of());
+    }
+
+    private MetaLogTailer tailer(CommittedState state) {
+        producer.initTransactions();
+        return new MetaLogTailer(TailerSettings.from(config), filer, registry,
+                () -> new TransactionalPublisher(producer, topics), () -> state, config.calendar(),
+                ShardFunction.withBits(2), Clock.systemUTC(), new PopulatorMetrics(new SimpleMeterRegistry(),
+                Clock.systemUTC()));
+    }
+
+    private static CommittedState from(long tsNs) {
+        return new CommittedState(Optional.of(new PopulatorCheckpoint(tsNs, 0, 0, tsNs)), Map.of());
+    }
+
+    private List<ProducerRecord<byte[], byte[]>> sent(TopicSpec<?, ?> topic) {
+        return producer.history().stream().filter(r -> r.topic().equals(topic.name())).toList();
+    }
+
+    private PopulatorCheckpoint lastCheckpoint() {
+        var records = sent(topics.populatorCheckpoint());
+        return new JsonSerde<>(PopulatorCheckpoint.class).deserializer()
+                .deserialize("", records.get(records.size() - 1).value());
+    }
+
+    @Test
+    void shouldCommitEachBatchTogetherWithTheCheckpointThatCoversIt() throws Exception {
+        emulator.s3().createBucket("b", false);
+        emulator.s3().putLifecycle("b", PopulatorServiceTest.RULES);
+        for (int i = 0; i < 10; i++) {
+            emulator.s3().putObject("b", "logs/" + i, i, Map.of(), Map.of());
+        }
+        int events = emulator.store().events(0).size() - 1;   // less the buckets directory itself
+        long lastTs = emulator.store().events(0).get(events).getTsNs();
+        tailer(from(0)).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
+
+        assertThat(sent(topics.metaLog())).hasSize(events);
+        assertThat(lastCheckpoint().tsNs()).isEqualTo(lastTs);
+        assertThat(lastCheckpoint().published()).isEqualTo(events);
+        assertThat(lastCheckpoint().eventsAtTs()).isEqualTo(1);
+        assertThat(sent(topics.bucketTasks())).hasSize(1);
+        assertThat(producer.transactionAborted()).isFalse();
+        // Every record of a batch precedes its checkpoint.
+        var history = producer.history();
+        assertThat(history.get(history.size() - 1).topic()).isEqualTo(topics.populatorCheckpoint().name());
+    }
+
+    @Test
+    void shouldWriteTheRegistryThenAbortAndRethrowWhenTheCommitFails() throws Exception {
+        emulator.s3().createBucket("kafka-down", false);
+        emulator.s3().putLifecycle("kafka-down", PopulatorServiceTest.RULES);
+        producer.commitTransactionException = new TimeoutException("the broker did not answer");
+
+        assertThatThrownBy(() -> tailer(from(0)).run(() -> true)).isInstanceOf(TimeoutException.class);
+        assertThat(producer.transactionAborted()).isTrue();
+        assertThat(producer.commitCount()).isZero();
+        // Written before the commit was tried; idempotent, so the retry that follows rewrites it harmlessly.
+        assertThat(registry.read("kafka-down")).isPresent();
+    }
+
+    @Test
+    void shouldAbortTheOpenBatchWhenLeadershipEndsBeforeItsCommit() throws Exception {
+        emulator.s3().createBucket("b", false);
+        emulator.s3().putObject("b", "k", 1, Map.of(), Map.of());
+        AtomicInteger asked = new AtomicInteger();
+        BooleanSupplier leadsOnlyOnce = () -> asked.incrementAndGet() == 1;
+
+        tailer(from(0)).run(leadsOnlyOnce);
+        assertThat(producer.transactionAborted()).isTrue();
+        assertThat(producer.commitCount()).isZero();
+        assertThat(asked.get()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldResumeAfterTheEventsAlreadyCountedAtTheCheckpointTimestamp() throws Exception {
+        emulator.s3().createBucket("b", false);
+        for (int i = 0; i < 5; i++) {
+            emulator.s3().putObject("b", "k" + i, 1, Map.of(), Map.of());
+        }
+        var events = emulator.store().events(0);
+        long resumeTs = events.get(3).getTsNs();
+        long lastTs = events.get(events.size() - 1).getTsNs();
+        CommittedState state = new CommittedState(Optional.of(new PopulatorCheckpoint(resumeTs, 1, 3, 0)), Map.of());
+        tailer(state).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
+
+        assertThat(sent(topics.metaLog())).hasSize(events.size() - 4);
+        assertThat(lastCheckpoint().published()).isEqualTo(3 + events.size() - 4);
+    }
+}

@@ -1,0 +1,183 @@
+package io.tidemark.populator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.pb.FilerProto.EventNotification;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import io.tidemark.topics.ShardPartitioner;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.topics.TopicSpec;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * One populator deployment for a test: its own filer emulator, topic prefix and ZooKeeper chroot on the shared
+ * cluster, and the readers the assertions need (committed topic contents, the filer's own event list).
+ */
+final class PopulatorFixture implements AutoCloseable {
+
+    /** A committed meta-log record and where it landed. */
+    record Published(int partition, long offset, MetaLogRecord record) {
+    }
+
+    final FilerEmulator emulator;
+    final Map<String, String> settings;
+    final TidemarkConfig config;
+    final TopicRegistry topics;
+    final ZooKeeperConnection zookeeper;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    private PopulatorFixture(FilerEmulator emulator, Map<String, String> settings) {
+        this.emulator = emulator;
+        this.settings = settings;
+        this.config = new TidemarkConfig(settings);
+        this.topics = TopicRegistry.from(config);
+        this.zookeeper = ZooKeeperConnection.start(config);
+    }
+
+    static PopulatorFixture start(LocalCluster cluster, ClusterNamespace ns, String name, Map<String, String> extra) {
+        FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral()
+                .withHeartbeatInterval(Duration.ofMillis(500)), Clock.systemUTC()).start();
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
+        settings.put("zookeeper.connect", cluster.zookeeperConnect());
+        settings.put("zookeeper.chroot", ns.zookeeperChroot() + "-" + name);
+        settings.put("zookeeper.session.timeout.ms", "4000");
+        settings.put("filer.address", emulator.filerAddress());
+        settings.put("topic.prefix", ns.topicPrefix() + name + ".");
+        settings.put("shard.bits", "2");
+        settings.put("management.host", "127.0.0.1");
+        settings.put("management.port", "0");
+        settings.put("populator.batch.max.ms", "50");
+        settings.put("populator.status.interval.ms", "1000");
+        settings.put("populator.retry.backoff.max.ms", "1000");
+        settings.put("populator.stream.idle.timeout.ms", "3000");
+        settings.putAll(extra);
+        return new PopulatorFixture(emulator, settings);
+    }
+
+    PopulatorService startPopulator() {
+        PopulatorService service = new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+        owned.add(service);
+        service.start();
+        return service;
+    }
+
+    /** The settings as {@code key=value} arguments for a child process. */
+    String[] settingsArguments() {
+        return settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+    }
+
+    BucketRegistry registry() {
+        return new BucketRegistry(zookeeper.client());
+    }
+
+    Optional<PopulatorCheckpoint> checkpoint() {
+        return CommittedState.read(config.consumerProperties(), topics, Duration.ofSeconds(30)).checkpoint();
+    }
+
+    /** The events a subscriber on the buckets directory gets, in the filer's order. */
+    List<SubscribeMetadataResponse> filerEvents() {
+        String prefix = emulator.s3().bucketsDirectory() + "/";
+        return emulator.store().events(0).stream().filter(e -> path(e).startsWith(prefix)).toList();
+    }
+
+    private static String path(SubscribeMetadataResponse e) {
+        EventNotification n = e.getEventNotification();
+        String name = n.hasOldEntry() ? n.getOldEntry().getName() : n.getNewEntry().getName();
+        return e.getDirectory().endsWith("/") ? e.getDirectory() + name : e.getDirectory() + "/" + name;
+    }
+
+    /** Waits until the committed checkpoint covers the filer's last event. */
+    void awaitCaughtUp(Duration timeout) {
+        List<SubscribeMetadataResponse> events = filerEvents();
+        long last = events.get(events.size() - 1).getTsNs();
+        await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> checkpoint()
+                .map(c -> c.tsNs() >= last).orElse(false));
+    }
+
+    List<Published> metaLog() {
+        List<Published> out = new ArrayList<>();
+        for (ConsumerRecord<String, MetaLogRecord> r : committed(topics.metaLog())) {
+            out.add(new Published(r.partition(), r.offset(), r.value()));
+        }
+        return out;
+    }
+
+    /** Every committed record of a topic, partition by partition, in offset order. */
+    <V> List<ConsumerRecord<String, V>> committed(TopicSpec<String, V> topic) {
+        Map<String, Object> props = new HashMap<>(config.consumerProperties());
+        props.put("isolation.level", "read_committed");
+        props.put("enable.auto.commit", false);
+        List<ConsumerRecord<String, V>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = IntStream.range(0, topic.partitions())
+                    .mapToObj(p -> new TopicPartition(topic.name(), p)).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> out.add(new ConsumerRecord<>(r.topic(),
+                        r.partition(), r.offset(), topic.keySerde().deserializer().deserialize(topic.name(), r.key()),
+                        r.value() == null ? null : topic.valueSerde().deserializer().deserialize(topic.name(), r.value()))));
+            }
+        }
+        out.sort(Comparator.comparingInt((ConsumerRecord<String, V> r) -> r.partition()).thenComparingLong(ConsumerRecord::offset));
+        return out;
+    }
+
+    /**
+     * The meta-log holds every filer event from its first published one on exactly once, each on its object's
+     * shard, in the filer's order within each partition.
+     */
+    void assertExactlyOnce() {
+        List<Published> published = metaLog();
+        assertThat(published).isNotEmpty();
+        List<SubscribeMetadataResponse> events = filerEvents();
+        long first = published.stream().mapToLong(p -> p.record().getTsNs()).min().orElseThrow();
+        List<Long> expected = events.stream().map(SubscribeMetadataResponse::getTsNs).filter(ts -> ts >= first).toList();
+        List<Long> actual = published.stream().map(p -> p.record().getTsNs()).sorted().toList();
+        assertThat(actual).as("published ts_ns, sorted, against the filer's events").containsExactlyElementsOf(expected);
+        int partitions = topics.metaLog().partitions();
+        Map<Integer, Long> lastTsPerPartition = new HashMap<>();
+        for (Published p : published) {
+            MetaLogRecord r = p.record();
+            assertThat(p.partition()).isEqualTo(r.getShard())
+                    .isEqualTo(ShardPartitioner.shardOf(ShardPartitioner.key(r.getBucket(), r.getLogicalKey()), partitions));
+            Long before = lastTsPerPartition.put(p.partition(), r.getTsNs());
+            assertThat(before == null || before < r.getTsNs()).as("order within partition %s", p.partition()).isTrue();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            owned.get(i).close();
+        }
+        zookeeper.close();
+        emulator.close();
+    }
+}

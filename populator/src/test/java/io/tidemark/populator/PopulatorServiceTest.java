@@ -1,0 +1,183 @@
+package io.tidemark.populator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tidemark.emulator.s3.S3Gateway;
+import io.tidemark.lifecycle.engine.BucketVersioning;
+import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.messages.pb.MetaLogProto.EventKind;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/** The populator as a service against real Kafka, ZooKeeper and the emulated filer. */
+@LocalClusterTest
+class PopulatorServiceTest {
+
+    private static final Duration CATCH_UP = Duration.ofSeconds(60);
+
+    static final String RULES = """
+            <LifecycleConfiguration>
+              <Rule><ID>expire-logs</ID><Filter><Prefix>logs/</Prefix></Filter><Status>Enabled</Status>
+                <Expiration><Days>30</Days></Expiration>
+                <NoncurrentVersionExpiration><NoncurrentDays>7</NoncurrentDays></NoncurrentVersionExpiration>
+                <AbortIncompleteMultipartUpload><DaysAfterInitiation>2</DaysAfterInitiation></AbortIncompleteMultipartUpload>
+              </Rule>
+            </LifecycleConfiguration>""";
+
+    static final String OTHER_RULES = RULES.replace("<Days>30</Days>", "<Days>60</Days>");
+
+    @Test
+    void shouldPublishEveryRecordKindFromRealS3OperationsOnTheObjectsShard(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "kinds", Map.of())) {
+            PopulatorService populator = f.startPopulator();
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("plain", false);
+            s3.putLifecycle("plain", RULES);
+            s3.putObject("plain", "logs/a.txt", 10, Map.of(), Map.of());
+            s3.putTags("plain", "logs/a.txt", null, Map.of("env", "prod"));
+            s3.putObject("plain", "logs/a.txt", 20, Map.of(), Map.of());
+            s3.deleteObject("plain", "logs/a.txt");
+            String upload = s3.createUpload("plain", "logs/big.bin");
+            s3.uploadPart("plain", upload, 1, 5);
+            s3.completeUpload("plain", upload);
+            s3.abortUpload("plain", s3.createUpload("plain", "logs/gone.bin"));
+            s3.createBucket("versioned", false);
+            s3.setVersioning("versioned", BucketVersioning.ENABLED);
+            s3.putObject("versioned", "k", 1, Map.of(), Map.of());
+            String v2 = s3.putObject("versioned", "k", 2, Map.of(), Map.of());
+            s3.deleteObject("versioned", "k");
+            s3.deleteVersion("versioned", "k", v2);
+            s3.createBucket("short-lived", false);
+            s3.deleteBucket("short-lived");
+
+            f.awaitCaughtUp(CATCH_UP);
+            f.assertExactlyOnce();
+            List<MetaLogRecord> records = f.metaLog().stream().map(PopulatorFixture.Published::record).toList();
+            Set<EventKind> kinds = records.stream().map(MetaLogRecord::getKind)
+                    .collect(Collectors.toCollection(() -> EnumSet.noneOf(EventKind.class)));
+            assertThat(kinds).containsAll(EnumSet.complementOf(EnumSet.of(EventKind.REARM,
+                    EventKind.EVENT_KIND_UNSPECIFIED, EventKind.UNRECOGNIZED)));
+            assertThat(records).filteredOn(r -> r.getKind() == EventKind.VERSION_CREATED)
+                    .allSatisfy(r -> assertThat(r.getLogicalKey()).isEqualTo("k"));
+            assertThat(records).filteredOn(r -> r.getKind() == EventKind.UPLOAD_INITIATED)
+                    .extracting(MetaLogRecord::getLogicalKey).containsExactly("logs/big.bin", "logs/gone.bin");
+            assertThat(populator.metrics().published()).isEqualTo(records.size());
+            assertThat(populator.metrics().statusLine()).startsWith("populator: status=leading lag=")
+                    .contains("published=" + records.size());
+        }
+    }
+
+    @Test
+    void shouldKeepTheRegistryAndConfigsAndAskForRecoveryWalksWhenRulesChange(LocalCluster cluster,
+                                                                             ClusterNamespace ns) throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "configs", Map.of())) {
+            f.startPopulator();
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("photos", false);
+            s3.putLifecycle("photos", RULES);
+            f.awaitCaughtUp(CATCH_UP);
+            RegistryEntry first = f.registry().read("photos").orElseThrow();
+            assertThat(first.invalidCode()).isNull();
+            assertThat(first.ruleSetHash()).hasSize(64);
+
+            s3.setVersioning("photos", BucketVersioning.ENABLED);   // no rule change: no walk
+            s3.putLifecycle("photos", OTHER_RULES);                    // rule change: a walk
+            f.awaitCaughtUp(CATCH_UP);
+            RegistryEntry second = f.registry().read("photos").orElseThrow();
+            assertThat(second.ruleSetHash()).isNotEqualTo(first.ruleSetHash());
+            assertThat(second.versioning()).isEqualTo("Enabled");
+
+            List<ConsumerRecord<String, BucketTask>> tasks = f.committed(f.topics.bucketTasks());
+            assertThat(tasks).extracting(r -> r.value().details().scanId()).containsExactly(
+                    "recovery-photos-" + first.ruleSetHash().substring(0, 16),
+                    "recovery-photos-" + second.ruleSetHash().substring(0, 16));
+            assertThat(tasks).allSatisfy(r -> assertThat(r.value().details().mode()).isEqualTo(BucketTask.Mode.recovery));
+
+            s3.deleteBucket("photos");
+            f.awaitCaughtUp(CATCH_UP);
+            assertThat(f.registry().read("photos")).isEmpty();
+            List<ConsumerRecord<String, BucketConfig>> configs = f.committed(f.topics.bucketConfigs());
+            assertThat(configs).extracting(ConsumerRecord::key).containsOnly("photos");
+            assertThat(configs.get(configs.size() - 1).value()).as("tombstone").isNull();
+            assertThat(configs).extracting(ConsumerRecord::value).filteredOn(c -> c != null)
+                    .extracting(BucketConfig::ruleSetHash).contains(first.ruleSetHash(), second.ruleSetHash());
+        }
+    }
+
+    @Test
+    void shouldMarkAMalformedConfigurationInvalidAndCarryOn(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "invalid", Map.of())) {
+            PopulatorService populator = f.startPopulator();
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("broken", false);
+            s3.putLifecycleUnchecked("broken", "<LifecycleConfiguration><Rule><Status>Enabled</Rule>");
+            s3.createBucket("fine", false);
+            s3.putLifecycle("fine", RULES);
+            s3.putObject("fine", "logs/after.txt", 1, Map.of(), Map.of());
+            f.awaitCaughtUp(CATCH_UP);
+
+            assertThat(f.registry().read("broken").orElseThrow().invalidCode()).isEqualTo("MalformedXML");
+            assertThat(f.registry().read("fine").orElseThrow().invalidCode()).isNull();
+            assertThat(populator.metrics().statusLine()).contains("buckets=2 invalid=1");
+            BucketConfig broken = f.committed(f.topics.bucketConfigs()).stream().map(ConsumerRecord::value)
+                    .filter(c -> c.bucket().equals("broken")).findFirst().orElseThrow();
+            assertThat(broken.invalidMessage()).isNotBlank();
+            // Only the valid bucket gets a walk; everything after the bad XML is still published.
+            assertThat(f.committed(f.topics.bucketTasks())).extracting(r -> r.value().target().bucket())
+                    .containsExactly("fine");
+            f.assertExactlyOnce();
+        }
+    }
+
+    @Test
+    void shouldColdStartFromTheBucketsAlreadyOnTheFilerAndMissNothingAfterwards(LocalCluster cluster,
+                                                                               ClusterNamespace ns) throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "cold",
+                Map.of("populator.cold-start.overlap.ms", "0"))) {
+            S3Gateway s3 = f.emulator.s3();
+            for (int b = 0; b < 5; b++) {
+                s3.createBucket("old-" + b, false);
+                if (b % 2 == 0) {
+                    s3.putLifecycle("old-" + b, RULES);
+                }
+                for (int k = 0; k < 20; k++) {
+                    s3.putObject("old-" + b, "logs/" + k, k, Map.of(), Map.of());
+                }
+            }
+            s3.putLifecycleUnchecked("old-1", "not xml");
+            // A registry node from an earlier deployment whose bucket is gone.
+            f.registry().apply(new BucketConfigChange("vanished", new BucketConfig("vanished", "Off", false, RULES,
+                    "ab".repeat(32), null, null), false));
+            long before = f.filerEvents().get(f.filerEvents().size() - 1).getTsNs();
+
+            f.startPopulator();
+            await().atMost(CATCH_UP).until(() -> f.checkpoint().isPresent());
+            s3.putObject("old-0", "logs/new", 1, Map.of(), Map.of());
+            f.awaitCaughtUp(CATCH_UP);
+
+            assertThat(f.registry().buckets()).containsExactly("old-0", "old-1", "old-2", "old-4");
+            assertThat(f.registry().read("old-1").orElseThrow().invalidCode()).isEqualTo("MalformedXML");
+            assertThat(f.committed(f.topics.bucketTasks())).extracting(r -> r.value().target().bucket())
+                    .containsExactlyInAnyOrder("old-0", "old-2", "old-4");
+            assertThat(f.committed(f.topics.bucketConfigs())).extracting(ConsumerRecord::key)
+                    .containsExactlyInAnyOrder("old-0", "old-1", "old-2", "old-4");
+            List<MetaLogRecord> records = f.metaLog().stream().map(PopulatorFixture.Published::record).toList();
+            assertThat(records).allSatisfy(r -> assertThat(r.getTsNs()).isGreaterThan(before));
+            assertThat(records).extracting(MetaLogRecord::getLogicalKey).contains("logs/new");
+            f.assertExactlyOnce();
+        }
+    }
+}
