@@ -4,6 +4,7 @@ import io.tidemark.cli.config.ConfigCommand;
 import io.tidemark.cli.emulator.EmulatorCommand;
 import io.tidemark.cli.platform.LocalClusterCommand;
 import io.tidemark.cli.platform.TopicsCommand;
+import io.tidemark.cli.populator.PopulatorCommand;
 import io.tidemark.cli.rules.RulesCommand;
 import picocli.CommandLine.Command;
 
@@ -12,6 +13,6 @@ import picocli.CommandLine.Command;
         versionProvider = TidemarkVersion.class,
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
         subcommands = {RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
-            ConfigCommand.class})
+            ConfigCommand.class, PopulatorCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 }

@@ -13,6 +13,9 @@ public final class ShardFunction {
     public static final int DEFAULT_BITS = 4;
     public static final int MAX_BITS = 16;
 
+    /** One digest per thread: looking a digest up costs more than hashing a short key. */
+    private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(HashWriter::sha256);
+
     private final int bits;
 
     private ShardFunction(int bits) {
@@ -43,7 +46,8 @@ public final class ShardFunction {
         if (bits == 0) {
             return 0;
         }
-        MessageDigest digest = HashWriter.sha256();
+        MessageDigest digest = DIGEST.get();
+        digest.reset();
         digest.update(bucket.getBytes(StandardCharsets.UTF_8));
         digest.update((byte) '/');
         byte[] d = digest.digest(logicalKey.getBytes(StandardCharsets.UTF_8));

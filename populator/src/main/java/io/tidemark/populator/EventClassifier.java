@@ -187,6 +187,11 @@ public final class EventClassifier {
 
     /** The meta-log keeps the head chunk only: it is all the identity needs, and chunk lists can be long. */
     static EventNotification trimChunks(EventNotification n) {
+        boolean oldLong = n.hasOldEntry() && n.getOldEntry().getChunksCount() > 1;
+        boolean newLong = n.hasNewEntry() && n.getNewEntry().getChunksCount() > 1;
+        if (!oldLong && !newLong) {
+            return n;   // the common case: nothing to cut, so no copy
+        }
         EventNotification.Builder b = n.toBuilder();
         if (n.hasOldEntry() && n.getOldEntry().getChunksCount() > 1) {
             b.setOldEntry(n.getOldEntry().toBuilder().clearChunks().addChunks(n.getOldEntry().getChunks(0)));

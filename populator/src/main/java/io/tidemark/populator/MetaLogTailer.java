@@ -178,7 +178,9 @@ public final class MetaLogTailer {
             SubscriptionOptions options = SubscriptionOptions.from("tidemark-populator", bucketsDirectory + "/", 0)
                     .resumingAfter(from.tsNs(), from.eventsAtTs())
                     .withIdleTimeout(settings.streamIdleTimeout())
-                    .withBackoff(Duration.ofMillis(100), settings.maxBackoff());
+                    .withBackoff(Duration.ofMillis(100), settings.maxBackoff())
+                    // Room for the stream to keep arriving while a transaction commits.
+                    .withBufferSize(Math.max(1_024, 2 * settings.batchMaxEvents()));
             List<SubscribeMetadataResponse> batch = new ArrayList<>(Math.min(settings.batchMaxEvents(), 65_536));
             int reconnectsSeen = 0;
             try (MetadataSubscription subscription = filer.subscribe(options)) {

@@ -71,8 +71,13 @@ public final class TransactionalPublisher implements AutoCloseable {
         producer.beginTransaction();
     }
 
+    /** On partition = the record's ShardID, which the classifier computed with the partitioner's own function. */
     public void metaLog(MetaLogRecord record) {
-        send(topics.metaLog(), ShardPartitioner.key(record.getBucket(), record.getLogicalKey()), record);
+        TopicSpec<String, MetaLogRecord> topic = topics.metaLog();
+        String key = ShardPartitioner.key(record.getBucket(), record.getLogicalKey());
+        producer.send(new ProducerRecord<>(topic.name(), record.getShard(),
+                topic.keySerde().serializer().serialize(topic.name(), key),
+                topic.valueSerde().serializer().serialize(topic.name(), record)));
     }
 
     /** The bucket's configuration, or its tombstone when {@code config} is {@code null}. */

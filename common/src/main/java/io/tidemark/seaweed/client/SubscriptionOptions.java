@@ -46,6 +46,12 @@ public record SubscriptionOptions(String clientName, String pathPrefix, long sin
                 maxBackoff, bufferSize);
     }
 
+    /** How many events may wait for {@link MetadataSubscription#poll} before the stream is paused. */
+    public SubscriptionOptions withBufferSize(int events) {
+        return new SubscriptionOptions(clientName, pathPrefix, sinceNs, seenAtSinceNs, untilNs, idleTimeout, initialBackoff,
+                maxBackoff, events);
+    }
+
     public SubscriptionOptions withBackoff(Duration initial, Duration max) {
         return new SubscriptionOptions(clientName, pathPrefix, sinceNs, seenAtSinceNs, untilNs, idleTimeout, initial, max,
                 bufferSize);

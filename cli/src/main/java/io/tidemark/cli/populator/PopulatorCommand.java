@@ -1,0 +1,31 @@
+package io.tidemark.cli.populator;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tidemark.cli.ConfigOptions;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.populator.PopulatorService;
+import io.tidemark.service.Metrics;
+import io.tidemark.service.ServiceRunner;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "populator", mixinStandardHelpOptions = true,
+        description = {"Tails the filer meta-log into the meta-log topic exactly once and keeps the lifecycle bucket "
+                + "registry in ZooKeeper. Run as many as you like: one leads, the others stand by.",
+            "Serves /metrics, /healthz and /readyz on management.port; stops on SIGTERM."},
+        subcommands = PopulatorBenchCommand.class)
+public final class PopulatorCommand implements Callable<Integer> {
+
+    @Mixin
+    private ConfigOptions options;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        TidemarkConfig config = options.load();
+        PrometheusMeterRegistry registry = Metrics.newRegistry("populator");
+        PopulatorService service = new PopulatorService(config, Clock.systemUTC(), registry);
+        return new ServiceRunner(service, config, registry).run(ServiceRunner.Hooks.RUNTIME);
+    }
+}
