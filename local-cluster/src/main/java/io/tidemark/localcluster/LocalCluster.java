@@ -141,6 +141,11 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Stops Kafka, abruptly where it is a child process, and starts it again on the same data and port. */
     public void restartKafka(boolean kill) {
+        restartKafka(kill, Duration.ZERO);
+    }
+
+    /** As {@link #restartKafka(boolean)}, staying down for {@code downtime} first, so clients time out. */
+    public void restartKafka(boolean kill, Duration downtime) {
         if (settings.externalKafka != null) {
             throw new IllegalStateException("an external Kafka cannot be restarted from here");
         }
@@ -148,6 +153,11 @@ public final class LocalCluster implements AutoCloseable {
             kafka.kill();
         } else {
             kafka.close();
+        }
+        try {
+            Thread.sleep(downtime.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         kafka = startKafka();
     }
