@@ -128,8 +128,7 @@ public final class PopulatorMetrics {
         if (caughtUp || ts == 0) {
             return 0;
         }
-        long nowNs = clock.instant().getEpochSecond() * 1_000_000_000L + clock.instant().getNano();
-        return Math.max(0, nowNs - ts) / 1e9;
+        return Math.max(0, MetaLogTailer.nanos(clock.instant()) - ts) / 1e9;
     }
 
     /** The periodic status line; its tokens are stable for log scrapers. */

@@ -84,7 +84,7 @@ class PopulatorCommandTest {
     void shouldBenchmarkExactlyOnceAgainstTheRawSubscribeRate() {
         CliRunner.Result r = CliRunner.run("populator", "bench", "--events", "3000", "--rounds", "1");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("populator benchmark: 3000 filer events")
+        assertThat(r.out()).contains("populator benchmark: 3000 filer events, a warm-up and 1 rounds")
                 .containsPattern("round 1: raw SubscribeMetadata [\\d,]+ events/s; populator [\\d,]+ events/s "
                         + "exactly-once \\(3000 published, \\d+ transactions")
                 .containsPattern("best: raw [\\d,]+ events/s; populator [\\d,]+ events/s; ratio \\d\\.\\d\\d\\n");
