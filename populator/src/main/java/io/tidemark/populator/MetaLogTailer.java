@@ -6,6 +6,7 @@ import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
@@ -181,7 +182,7 @@ public final class MetaLogTailer {
                     .withBackoff(Duration.ofMillis(100), settings.maxBackoff())
                     // Room for the stream to keep arriving while a transaction commits.
                     .withBufferSize(Math.max(1_024, 2 * settings.batchMaxEvents()));
-            List<SubscribeMetadataResponse> batch = new ArrayList<>(Math.min(settings.batchMaxEvents(), 65_536));
+            List<FilerEvent> batch = new ArrayList<>(Math.min(settings.batchMaxEvents(), 65_536));
             int reconnectsSeen = 0;
             try (MetadataSubscription subscription = filer.subscribe(options)) {
                 while (leading.getAsBoolean()) {
@@ -205,9 +206,8 @@ public final class MetaLogTailer {
         }
 
         /** Waits for a first event, then takes more until the batch is full or its time is up. */
-        private void gather(MetadataSubscription subscription, List<SubscribeMetadataResponse> batch)
-                throws InterruptedException {
-            SubscribeMetadataResponse first = subscription.poll(POLL);
+        private void gather(MetadataSubscription subscription, List<FilerEvent> batch) throws InterruptedException {
+            FilerEvent first = subscription.pollEvent(POLL);
             if (first == null) {
                 return;
             }
@@ -215,7 +215,7 @@ public final class MetaLogTailer {
             long deadline = System.nanoTime() + settings.batchMaxWait().toNanos();
             while (batch.size() < settings.batchMaxEvents()) {
                 long left = deadline - System.nanoTime();
-                SubscribeMetadataResponse next = subscription.poll(Duration.ofNanos(Math.max(0, left)));
+                FilerEvent next = subscription.pollEvent(Duration.ofNanos(Math.max(0, left)));
                 if (next == null) {
                     return;
                 }
@@ -223,12 +223,13 @@ public final class MetaLogTailer {
             }
         }
 
-        private Optional<PopulatorCheckpoint> publish(List<SubscribeMetadataResponse> batch,
+        private Optional<PopulatorCheckpoint> publish(List<FilerEvent> batch,
                                                       PopulatorCheckpoint checkpoint) throws Exception {
             Map<EventKind, Integer> kinds = new EnumMap<>(EventKind.class);
             publisher.begin();
             try {
-                for (SubscribeMetadataResponse event : batch) {
+                for (FilerEvent filerEvent : batch) {
+                    SubscribeMetadataResponse event = filerEvent.response();
                     long ts = event.getTsNs();
                     int seq = ts == lastTsNs ? eventsAtTs : 0;
                     lastTsNs = ts;
@@ -236,7 +237,9 @@ public final class MetaLogTailer {
                     MetaLogRecord record = classifier.classify(event, seq);
                     metrics.read(record.getKind());
                     kinds.merge(record.getKind(), 1, Integer::sum);
-                    publisher.metaLog(record);
+                    // The filer's bytes still describe the event unless chunk lists were cut from it.
+                    boolean untouched = record.getEvent() == event.getEventNotification();
+                    publisher.metaLog(record, untouched ? filerEvent.encodedNotification() : null);
                     if (!record.getBucket().isEmpty() && record.getLogicalKey().isEmpty()) {
                         // The bucket as it is now, not as the event shows it: a replayed event (after a crash or
                         // in the cold-start overlap) must never set an older configuration over a newer one.

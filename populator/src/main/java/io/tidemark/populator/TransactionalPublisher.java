@@ -1,9 +1,11 @@
 package io.tidemark.populator;
 
+import com.google.protobuf.ByteString;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecordView;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
@@ -73,11 +75,28 @@ public final class TransactionalPublisher implements AutoCloseable {
 
     /** On partition = the record's ShardID, which the classifier computed with the partitioner's own function. */
     public void metaLog(MetaLogRecord record) {
-        TopicSpec<String, MetaLogRecord> topic = topics.metaLog();
-        String key = ShardPartitioner.key(record.getBucket(), record.getLogicalKey());
-        producer.send(new ProducerRecord<>(topic.name(), record.getShard(),
-                topic.keySerde().serializer().serialize(topic.name(), key),
-                topic.valueSerde().serializer().serialize(topic.name(), record)));
+        metaLog(record, null);
+    }
+
+    /**
+     * As {@link #metaLog(MetaLogRecord)}; {@code encodedEvent}, when given, is the filer's own encoding of the
+     * record's event and is written as it is (through the wire view) rather than encoded again.
+     */
+    public void metaLog(MetaLogRecord record, ByteString encodedEvent) {
+        String topic = topics.metaLog().name();
+        byte[] key = topics.metaLog().keySerde().serializer().serialize(topic,
+                ShardPartitioner.key(record.getBucket(), record.getLogicalKey()));
+        byte[] value = encodedEvent == null ? topics.metaLog().valueSerde().serializer().serialize(topic, record)
+                : encoded(record, encodedEvent);
+        producer.send(new ProducerRecord<>(topic, record.getShard(), key, value));
+    }
+
+    /** The record's bytes with its event as the filer encoded it; they parse as the same {@link MetaLogRecord}. */
+    static byte[] encoded(MetaLogRecord record, ByteString encodedEvent) {
+        return MetaLogRecordView.newBuilder().setTsNs(record.getTsNs()).setDirectory(record.getDirectory())
+                .setEvent(encodedEvent).setBucket(record.getBucket()).setLogicalKey(record.getLogicalKey())
+                .setKindValue(record.getKindValue()).setShard(record.getShard()).setSeqAtTs(record.getSeqAtTs())
+                .build().toByteArray();
     }
 
     /** The bucket's configuration, or its tombstone when {@code config} is {@code null}. */

@@ -136,6 +136,17 @@ class EventClassifierTest {
     }
 
     @Test
+    void shouldKeepTheFilersEventInstanceWhenThereIsNothingToCut() {
+        s3.createBucket("b", false);
+        s3.putObject("b", "k", 10, Map.of(), Map.of());
+        s3.deleteObject("b", "k");
+        for (SubscribeMetadataResponse e : store.events(0)) {
+            // The populator forwards the filer's own bytes only for an event the classifier left as it was.
+            assertThat(classifier.classify(e).getEvent()).isSameAs(e.getEventNotification());
+        }
+    }
+
+    @Test
     void shouldCutChunkListsToTheHeadChunk() {
         Entry big = Entry.newBuilder().setName("k").addChunks(FileChunk.newBuilder().setFileId("1,a"))
                 .addChunks(FileChunk.newBuilder().setFileId("1,b")).addChunks(FileChunk.newBuilder().setFileId("1,c"))

@@ -9,8 +9,10 @@ import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.localcluster.EmbeddedZooKeeper;
 import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.topics.JsonSerde;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
@@ -122,6 +124,13 @@ class MetaLogTailerTest {
         tailer(from(0)).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
 
         assertThat(sent(topics.metaLog())).hasSize(events);
+        // Written from the filer's own bytes, read back as the event the filer logged.
+        List<SubscribeMetadataResponse> logged = emulator.store().events(1);
+        for (int i = 0; i < events; i++) {
+            MetaLogRecord record = MetaLogRecord.parseFrom(sent(topics.metaLog()).get(i).value());
+            assertThat(record.getEvent()).isEqualTo(logged.get(i).getEventNotification());
+            assertThat(record.getTsNs()).isEqualTo(logged.get(i).getTsNs());
+        }
         assertThat(lastCheckpoint().tsNs()).isEqualTo(lastTs);
         assertThat(lastCheckpoint().published()).isEqualTo(events);
         assertThat(lastCheckpoint().eventsAtTs()).isEqualTo(1);

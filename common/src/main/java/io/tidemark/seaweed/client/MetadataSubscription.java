@@ -1,8 +1,15 @@
 package io.tidemark.seaweed.client;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import io.tidemark.messages.pb.MetaLogProto.SubscribeMetadataResponseView;
+import io.tidemark.seaweed.pb.FilerProto.EventNotification;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataRequest;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
@@ -32,8 +39,17 @@ public final class MetadataSubscription implements AutoCloseable {
 
     public enum State { RUNNING, COMPLETED, FAILED, CLOSED }
 
+    /**
+     * SubscribeMetadata read into the wire view, which leaves each event notification encoded; the subscription
+     * decodes it once and keeps the bytes beside it (see {@link FilerEvent}).
+     */
+    private static final MethodDescriptor<SubscribeMetadataRequest, SubscribeMetadataResponseView> SUBSCRIBE =
+            SeaweedFilerGrpc.getSubscribeMetadataMethod().toBuilder(
+                    ProtoUtils.marshaller(SubscribeMetadataRequest.getDefaultInstance()),
+                    ProtoUtils.marshaller(SubscribeMetadataResponseView.getDefaultInstance())).build();
+
     /** One buffered event; the last event taken from a response releases flow-control credit for another. */
-    private record Buffered(SubscribeMetadataResponse event, ClientCallStreamObserver<?> credit) {
+    private record Buffered(FilerEvent event, ClientCallStreamObserver<?> credit) {
     }
 
     private final SeaweedFilerGrpc.SeaweedFilerStub stub;
@@ -88,6 +104,12 @@ public final class MetadataSubscription implements AutoCloseable {
      * @throws SeaweedCallException when the subscription failed with a permanent error
      */
     public SubscribeMetadataResponse poll(Duration timeout) throws InterruptedException {
+        FilerEvent next = pollEvent(timeout);
+        return next == null ? null : next.response();
+    }
+
+    /** As {@link #poll}, with the event notification also as the filer encoded it. */
+    public FilerEvent pollEvent(Duration timeout) throws InterruptedException {
         Buffered next = buffer.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
         if (next == null) {
             if (state == State.FAILED && buffer.isEmpty()) {
@@ -136,11 +158,12 @@ public final class MetadataSubscription implements AutoCloseable {
                 .setClientSupportsBatching(true)
                 .setClientSupportsIdleHeartbeat(options.idleTimeout() != null)
                 .build();
-        stub.subscribeMetadata(request, new StreamListener());
+        ClientCalls.asyncServerStreamingCall(stub.getChannel().newCall(SUBSCRIBE, stub.getCallOptions()), request,
+                new StreamListener());
     }
 
     private final class StreamListener implements ClientResponseObserver<SubscribeMetadataRequest,
-            SubscribeMetadataResponse> {
+            SubscribeMetadataResponseView> {
 
         private ClientCallStreamObserver<SubscribeMetadataRequest> call;
 
@@ -154,7 +177,7 @@ public final class MetadataSubscription implements AutoCloseable {
         }
 
         @Override
-        public void onNext(SubscribeMetadataResponse response) {
+        public void onNext(SubscribeMetadataResponseView response) {
             lastMessageNanos = System.nanoTime();
             if (!offer(response, call)) {
                 call.request(1);
@@ -173,34 +196,56 @@ public final class MetadataSubscription implements AutoCloseable {
     }
 
     /** Buffers the new events of one response; returns whether any was buffered. */
-    private synchronized boolean offer(SubscribeMetadataResponse response, ClientCallStreamObserver<?> call) {
+    private synchronized boolean offer(SubscribeMetadataResponseView response, ClientCallStreamObserver<?> call) {
         if (state != State.RUNNING) {
             return false;
         }
-        SubscribeMetadataResponse last = null;
-        if (response.hasEventNotification() && accept(response)) {
-            last = response.getEventsCount() == 0 ? response : response.toBuilder().clearEvents().build();
+        FilerEvent last = null;
+        if (response.hasEventNotification() && accept(response.getTsNs())) {
+            last = decode(response);
         }
-        for (SubscribeMetadataResponse batched : response.getEventsList()) {
-            if (accept(batched)) {
+        for (SubscribeMetadataResponseView batched : response.getEventsList()) {
+            if (batched.hasEventNotification() && accept(batched.getTsNs())) {
                 if (last != null) {
                     buffer.add(new Buffered(last, null));
                 }
-                last = batched;
+                last = decode(batched);
             }
         }
         if (last == null) {
             return false;
         }
         buffer.add(new Buffered(last, call));
-        lastDeliveredTsNs = last.getTsNs();
+        lastDeliveredTsNs = last.response().getTsNs();
         backoffMillis = options.initialBackoff().toMillis();
         return true;
     }
 
+    private FilerEvent decode(SubscribeMetadataResponseView view) {
+        return decode(view, options.clientName());
+    }
+
+    /**
+     * Decodes one event. An undecodable notification still counts as an event, so the sequence stays whole: it is
+     * delivered empty, without bytes to forward, and logged.
+     */
+    static FilerEvent decode(SubscribeMetadataResponseView view, String clientName) {
+        EventNotification notification;
+        ByteString encoded = view.getEventNotification();
+        try {
+            notification = EventNotification.parseFrom(encoded);
+        } catch (InvalidProtocolBufferException e) {
+            log.warn("subscription {}: undecodable event at ts_ns {} in {}: {}", clientName, view.getTsNs(),
+                    view.getDirectory(), e.getMessage());
+            notification = EventNotification.getDefaultInstance();
+            encoded = null;
+        }
+        return new FilerEvent(SubscribeMetadataResponse.newBuilder().setDirectory(view.getDirectory())
+                .setTsNs(view.getTsNs()).setEventNotification(notification).build(), encoded);
+    }
+
     /** Whether an event is new, counting events already seen at the resume timestamp. */
-    private boolean accept(SubscribeMetadataResponse event) {
-        long ts = event.getTsNs();
+    private boolean accept(long ts) {
         if (ts < resumeTsNs) {
             return false;
         }

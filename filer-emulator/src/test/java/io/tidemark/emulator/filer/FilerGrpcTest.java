@@ -10,6 +10,7 @@ import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.seaweed.client.FailureKind;
 import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.client.GrpcTls;
 import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SeaweedCallException;
@@ -107,6 +108,19 @@ class FilerGrpcTest {
             write("/other", "skip-too");
             assertThat(take(s, 1)).extracting(FilerGrpcTest::name).containsExactly("new");
             assertThat(s.poll(Duration.ofMillis(300))).isNull();
+        }
+    }
+
+    @Test
+    void shouldDeliverEachEventWithTheFilersOwnEncodingOfItsNotification() throws Exception {
+        write("/buckets/a", "x");
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("test", "/buckets/", 0))) {
+            for (SubscribeMetadataResponse sent : emulator.store().events(0).stream()
+                    .filter(e -> e.getDirectory().startsWith("/buckets")).toList()) {
+                FilerEvent got = s.pollEvent(Duration.ofSeconds(10));
+                assertThat(got.response()).isEqualTo(sent.toBuilder().clearFlushedTsNs().build());
+                assertThat(got.encodedNotification()).isEqualTo(sent.getEventNotification().toByteString());
+            }
         }
     }
 
