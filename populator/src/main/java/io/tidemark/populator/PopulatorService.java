@@ -99,7 +99,8 @@ public final class PopulatorService extends ManagedService {
         while (running) {
             try {
                 if (!latch.await(1, TimeUnit.SECONDS)) {
-                    standby();
+                    metrics.leader(false);
+                    metrics.status("standby");
                     continue;
                 }
                 metrics.leader(true);
@@ -107,6 +108,7 @@ public final class PopulatorService extends ManagedService {
                 log.info("populator {} leads; tailing the filer meta-log", instanceId);
                 tailer.run(() -> running && latch.hasLeadership());
                 backoff = Duration.ofMillis(100);
+                metrics.status(running ? "standby" : "stopped");
                 log.info("populator {} no longer leads", instanceId);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -128,20 +130,12 @@ public final class PopulatorService extends ManagedService {
                 }
                 backoff = min(backoff.multipliedBy(2), settings.maxBackoff());
             } finally {
-                if (!latch.hasLeadership()) {
-                    standby();
-                }
+                // The status stays as the term left it (retrying after a failure) until the next round decides.
+                metrics.leader(latch.hasLeadership());
             }
         }
         metrics.leader(false);
         metrics.status("stopped");
-    }
-
-    private void standby() {
-        metrics.leader(false);
-        if (running && !"retrying".equals(metrics.status())) {
-            metrics.status("standby");
-        }
     }
 
     /**

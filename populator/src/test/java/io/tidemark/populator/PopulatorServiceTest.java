@@ -118,6 +118,30 @@ class PopulatorServiceTest {
     }
 
     @Test
+    void shouldLeadWithOneInstanceKeepTheOtherReadyInStandbyAndHandOverOnStop(LocalCluster cluster,
+                                                                             ClusterNamespace ns) throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "standby", Map.of())) {
+            PopulatorService first = f.startPopulator();
+            PopulatorService second = f.startPopulator();
+            await().atMost(CATCH_UP).until(() -> first.metrics().leader() ^ second.metrics().leader());
+            PopulatorService leader = first.metrics().leader() ? first : second;
+            PopulatorService standby = leader == first ? second : first;
+            await().atMost(CATCH_UP).until(() -> standby.metrics().status().equals("standby"));
+            assertThat(standby.ready()).isTrue();
+            f.emulator.s3().createBucket("b", false);
+            f.emulator.s3().putObject("b", "before", 1, Map.of(), Map.of());
+            f.awaitCaughtUp(CATCH_UP);
+
+            leader.close();   // a graceful stop leaves the election at once: no session timeout to wait for
+            await().atMost(CATCH_UP).until(() -> standby.metrics().leader());
+            f.emulator.s3().putObject("b", "after", 1, Map.of(), Map.of());
+            f.awaitCaughtUp(CATCH_UP);
+            assertThat(leader.metrics().statusLine()).startsWith("populator: status=stopped");
+            f.assertExactlyOnce();
+        }
+    }
+
+    @Test
     void shouldMarkAMalformedConfigurationInvalidAndCarryOn(LocalCluster cluster, ClusterNamespace ns) throws Exception {
         try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "invalid", Map.of())) {
             PopulatorService populator = f.startPopulator();
