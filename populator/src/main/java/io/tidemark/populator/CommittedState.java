@@ -2,22 +2,17 @@ package io.tidemark.populator;
 
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,31 +61,20 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
 
     private static <V> void readToEnd(Consumer<byte[], byte[]> consumer, TopicSpec<String, V> topic, Duration timeout,
                                       boolean skipUnreadable, BiConsumer<String, V> sink) {
-        List<TopicPartition> partitions = IntStream.range(0, topic.partitions())
-                .mapToObj(p -> new TopicPartition(topic.name(), p)).toList();
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-        Instant deadline = Instant.now().plus(timeout);
-        while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new TimeoutException("reading " + topic.name() + " to its end took longer than " + timeout);
-            }
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                String key = topic.keySerde().deserializer().deserialize(topic.name(), r.key());
-                V value;
-                try {
-                    value = r.value() == null ? null : topic.valueSerde().deserializer().deserialize(topic.name(), r.value());
-                } catch (RuntimeException e) {
-                    String where = topic.name() + "-" + r.partition() + "@" + r.offset() + " (key " + key + ")";
-                    if (!skipUnreadable) {
-                        throw new IllegalStateException("unreadable record at " + where + ": " + e.getMessage(), e);
-                    }
-                    log.warn("skipping unreadable record at {}: {}", where, e.getMessage());
-                    continue;
+        TopicReader.readToEnd(consumer, topic.name(), topic.partitions(), timeout, r -> {
+            String key = topic.keySerde().deserializer().deserialize(topic.name(), r.key());
+            V value;
+            try {
+                value = r.value() == null ? null : topic.valueSerde().deserializer().deserialize(topic.name(), r.value());
+            } catch (RuntimeException e) {
+                String where = topic.name() + "-" + r.partition() + "@" + r.offset() + " (key " + key + ")";
+                if (!skipUnreadable) {
+                    throw new IllegalStateException("unreadable record at " + where + ": " + e.getMessage(), e);
                 }
-                sink.accept(key, value);
+                log.warn("skipping unreadable record at {}: {}", where, e.getMessage());
+                return;
             }
-        }
+            sink.accept(key, value);
+        });
     }
 }

@@ -14,6 +14,7 @@ import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.seaweed.pb.FilerProto.EventNotification;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.topics.ShardPartitioner;
+import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
 import io.tidemark.zookeeper.ZooKeeperConnection;
@@ -26,10 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -134,16 +133,10 @@ final class PopulatorFixture implements AutoCloseable {
         List<ConsumerRecord<String, V>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = IntStream.range(0, topic.partitions())
-                    .mapToObj(p -> new TopicPartition(topic.name(), p)).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> out.add(new ConsumerRecord<>(r.topic(),
-                        r.partition(), r.offset(), topic.keySerde().deserializer().deserialize(topic.name(), r.key()),
-                        r.value() == null ? null : topic.valueSerde().deserializer().deserialize(topic.name(), r.value()))));
-            }
+            TopicReader.readToEnd(consumer, topic.name(), topic.partitions(), Duration.ofSeconds(30),
+                    r -> out.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(),
+                            topic.keySerde().deserializer().deserialize(topic.name(), r.key()),
+                            r.value() == null ? null : topic.valueSerde().deserializer().deserialize(topic.name(), r.value()))));
         }
         out.sort(Comparator.comparingInt((ConsumerRecord<String, V> r) -> r.partition()).thenComparingLong(ConsumerRecord::offset));
         return out;
