@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -226,6 +227,7 @@ public final class MetaLogTailer {
         private Optional<PopulatorCheckpoint> publish(List<FilerEvent> batch,
                                                       PopulatorCheckpoint checkpoint) throws Exception {
             Map<EventKind, Integer> kinds = new EnumMap<>(EventKind.class);
+            Set<String> bucketsChanged = new LinkedHashSet<>();
             publisher.begin();
             try {
                 for (FilerEvent filerEvent : batch) {
@@ -241,10 +243,13 @@ public final class MetaLogTailer {
                     boolean untouched = record.getEvent() == event.getEventNotification();
                     publisher.metaLog(record, untouched ? filerEvent.encodedNotification() : null);
                     if (!record.getBucket().isEmpty() && record.getLogicalKey().isEmpty()) {
-                        // The bucket as it is now, not as the event shows it: a replayed event (after a crash or
-                        // in the cold-start overlap) must never set an older configuration over a newer one.
-                        bucketEntry(record.getBucket(), filer.lookup(bucketsDirectory, record.getBucket()).orElse(null));
+                        bucketsChanged.add(record.getBucket());
                     }
+                }
+                for (String bucket : bucketsChanged) {
+                    // The bucket as it is now, not as the events show it: a replayed event (after a crash or in
+                    // the cold-start overlap) must never set an older configuration over a newer one.
+                    bucketEntry(bucket, filer.lookup(bucketsDirectory, bucket).orElse(null));
                 }
                 if (!leading.getAsBoolean()) {
                     abort();
