@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import java.time.Clock;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -133,7 +134,7 @@ public final class PopulatorMetrics {
 
     /** The periodic status line; its tokens are stable for log scrapers. */
     public String statusLine() {
-        return String.format("populator: status=%s lag=%.1fs published=%d leader=%d buckets=%d invalid=%d "
+        return String.format(Locale.ROOT, "populator: status=%s lag=%.1fs published=%d leader=%d buckets=%d invalid=%d "
                         + "reconnects=%d aborted=%d", status, lagSeconds(), published(), leader ? 1 : 0, registrySize,
                 invalidConfigs, reconnects.sum(), (long) aborted.count());
     }

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -43,7 +44,7 @@ final class PopulatorBenchmark {
             List<SubscribeMetadataResponse> all = cluster.emulator().store().events(0);
             long expected = all.stream().filter(e -> e.getDirectory().startsWith("/buckets")).count();
             long lastTs = all.get(all.size() - 1).getTsNs();
-            out.printf("populator benchmark: %d filer events, a warm-up and %d rounds, batches of up to %d events, "
+            out.printf(Locale.ROOT, "populator benchmark: %d filer events, a warm-up and %d rounds, batches of up to %d events, "
                             + "shard.bits 4%n",
                     expected, options.rounds(), options.batchMaxEvents());
             out.flush();
@@ -61,13 +62,13 @@ final class PopulatorBenchmark {
                 exact &= populator.published() == expected;
                 bestRaw = Math.max(bestRaw, raw);
                 bestPopulator = Math.max(bestPopulator, populator.rate());
-                out.printf("  round %d: raw SubscribeMetadata %,.0f events/s; populator %,.0f events/s exactly-once "
+                out.printf(Locale.ROOT, "  round %d: raw SubscribeMetadata %,.0f events/s; populator %,.0f events/s exactly-once "
                                 + "(%d published%s, %d transactions, %.1f s to start); ratio %.2f%n", round, raw,
                         populator.rate(), populator.published(), populator.published() == expected ? "" : " MISMATCH",
                         populator.transactions(), populator.startSeconds(), populator.rate() / raw);
                 out.flush();
             }
-            out.printf("best: raw %,.0f events/s; populator %,.0f events/s; ratio %.2f%s%n", bestRaw, bestPopulator,
+            out.printf(Locale.ROOT, "best: raw %,.0f events/s; populator %,.0f events/s; ratio %.2f%s%n", bestRaw, bestPopulator,
                     bestPopulator / bestRaw, exact ? "" : "; PUBLISHED COUNT MISMATCH");
             out.flush();
             return exact;
