@@ -45,7 +45,8 @@ class PopulatorCrashTest {
     @Test
     void shouldPublishEveryEventExactlyOnceThroughRepeatedKillNine(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
-        long seed = System.nanoTime();
+        // A failing schedule replays with -Dtidemark.crash.seed=<the logged seed>.
+        long seed = Long.getLong("tidemark.crash.seed", System.nanoTime());
         log.info("kill -9 schedule seed {}", seed);
         Random random = new Random(seed);
         try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "crash", Map.of());
@@ -54,18 +55,21 @@ class PopulatorCrashTest {
             int livesThatPublished = 0;
             for (int life = 0; life < 5; life++) {
                 ChildNode populator = child(f);
-                if (life % 2 == 0) {
-                    // Anywhere in the start: joining the election, fencing, reading state, enumerating.
-                    Thread.sleep(random.nextInt(4_000));
-                } else {
-                    // A killed leader's latch node lives until its ZooKeeper session expires; wait for the
-                    // takeover and this life's first commit, then kill it somewhere amid its batches.
-                    long committedBefore = publishedBefore;
-                    await().atMost(Duration.ofSeconds(60)).until(() -> leads(populator)
-                            && f.checkpoint().map(c -> c.published() > committedBefore).orElse(false));
-                    Thread.sleep(random.nextInt(2_000));
+                try {
+                    if (life % 2 == 0) {
+                        // Anywhere in the start: joining the election, fencing, reading state, enumerating.
+                        Thread.sleep(random.nextInt(4_000));
+                    } else {
+                        // A killed leader's latch node lives until its ZooKeeper session expires; wait for the
+                        // takeover and this life's first commit, then kill it somewhere amid its batches.
+                        long committedBefore = publishedBefore;
+                        await().atMost(Duration.ofSeconds(60)).until(() -> leads(populator)
+                                && f.checkpoint().map(c -> c.published() > committedBefore).orElse(false));
+                        Thread.sleep(random.nextInt(2_000));
+                    }
+                } finally {
+                    populator.kill();   // also when a wait fails: no child outlives the test
                 }
-                populator.kill();
                 long published = f.checkpoint().map(c -> c.published()).orElse(0L);
                 log.info("kill -9 populator life {} after {} operations; {} events committed", life, workload.done(),
                         published);
@@ -90,8 +94,10 @@ class PopulatorCrashTest {
     void shouldElectOneLeaderAndFailOverWhenItIsKilled(LocalCluster cluster, ClusterNamespace ns) throws Exception {
         try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "failover", Map.of());
              S3Workload workload = new S3Workload(f.emulator.s3(), 42, 3_000, 2_000).start()) {
-            List<ChildNode> nodes = new ArrayList<>(List.of(child(f), child(f)));
+            List<ChildNode> nodes = new ArrayList<>();
             try {
+                nodes.add(child(f));
+                nodes.add(child(f));
                 await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().filter(PopulatorCrashTest::leads).count() == 1);
                 await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                         .until(() -> nodes.stream().filter(PopulatorCrashTest::leads).count() == 1);

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -46,6 +47,7 @@ final class PopulatorFixture implements AutoCloseable {
     final TidemarkConfig config;
     final TopicRegistry topics;
     final ZooKeeperConnection zookeeper;
+    private final Admin admin;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     private PopulatorFixture(FilerEmulator emulator, Map<String, String> settings) {
@@ -54,6 +56,7 @@ final class PopulatorFixture implements AutoCloseable {
         this.config = new TidemarkConfig(settings);
         this.topics = TopicRegistry.from(config);
         this.zookeeper = ZooKeeperConnection.start(config);
+        this.admin = Admin.create(config.adminProperties());
     }
 
     static PopulatorFixture start(LocalCluster cluster, ClusterNamespace ns, String name, Map<String, String> extra) {
@@ -93,7 +96,11 @@ final class PopulatorFixture implements AutoCloseable {
         return new BucketRegistry(zookeeper.client());
     }
 
-    Optional<PopulatorCheckpoint> checkpoint() {
+    /** The committed checkpoint; empty also while no populator has created the topics yet. */
+    Optional<PopulatorCheckpoint> checkpoint() throws Exception {
+        if (!admin.listTopics().names().get().contains(topics.populatorCheckpoint().name())) {
+            return Optional.empty();
+        }
         return CommittedState.read(config.consumerProperties(), topics, Duration.ofSeconds(30)).checkpoint();
     }
 
@@ -170,6 +177,7 @@ final class PopulatorFixture implements AutoCloseable {
         for (int i = owned.size() - 1; i >= 0; i--) {
             owned.get(i).close();
         }
+        admin.close();
         zookeeper.close();
         emulator.close();
     }
