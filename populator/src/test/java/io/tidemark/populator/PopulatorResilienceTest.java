@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The populator through outages of its own dependencies. These restart the brokers, so they run on a cluster of
- * their own rather than the one other test classes share.
+ * their own rather than the one other test classes share, with Kafka and ZooKeeper as child processes so an outage
+ * is a real SIGKILL.
  */
 class PopulatorResilienceTest {
 
@@ -22,7 +23,7 @@ class PopulatorResilienceTest {
 
     @BeforeAll
     static void startCluster() {
-        cluster = LocalCluster.builder().emulator(false).start();
+        cluster = LocalCluster.builder().mode(LocalCluster.Mode.CHILD_PROCESSES).emulator(false).start();
     }
 
     @AfterAll
