@@ -2,17 +2,24 @@ package io.tidemark.populator;
 
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +29,21 @@ import org.slf4j.LoggerFactory;
  * bucket. Read with {@code read_committed} after the producer's {@code initTransactions}, which settles any
  * transaction a previous leader left open, so the two are consistent with each other and with the meta-log.
  */
-public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs) {
+public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs,
+                             Optional<MetaLogPosition> metaLogTail) {
+
+    /** Where the committed meta-log ends: the newest record's ts_ns and its place among events of that ts_ns. */
+    public record MetaLogPosition(long tsNs, int seqAtTs) {
+
+        /** Whether this position lies past what the checkpoint covers. */
+        boolean beyond(PopulatorCheckpoint checkpoint) {
+            return tsNs > checkpoint.tsNs() || (tsNs == checkpoint.tsNs() && seqAtTs + 1 > checkpoint.eventsAtTs());
+        }
+    }
+
+    public CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs) {
+        this(checkpoint, configs, Optional.empty());
+    }
 
     private static final Logger log = LoggerFactory.getLogger(CommittedState.class);
 
@@ -55,8 +76,61 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
                     configs.put(bucket, config);
                 }
             });
-            return new CommittedState(Optional.ofNullable(last[0]), configs);
+            return new CommittedState(Optional.ofNullable(last[0]), configs, metaLogTail(consumer, topics, timeout));
         }
+    }
+
+    /**
+     * The newest committed meta-log record over all partitions. Batches commit in stream order, so it marks the
+     * end of what was published even if a checkpoint is not readable yet. Each partition is read backwards from its
+     * end in growing windows until a record turns up (transaction markers take offsets too).
+     */
+    private static Optional<MetaLogPosition> metaLogTail(Consumer<byte[], byte[]> consumer, TopicRegistry topics,
+                                                         Duration timeout) {
+        TopicSpec<String, MetaLogRecord> metaLog = topics.metaLog();
+        List<TopicPartition> partitions = IntStream.range(0, metaLog.partitions())
+                .mapToObj(p -> new TopicPartition(metaLog.name(), p)).toList();
+        consumer.assign(partitions);
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions, timeout);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+        MetaLogPosition newest = null;
+        for (TopicPartition tp : partitions) {
+            long window = 64;
+            MetaLogPosition last = null;
+            while (last == null && end.get(tp) > begin.get(tp)) {
+                long from = Math.max(begin.get(tp), end.get(tp) - window);
+                last = lastRecord(consumer, metaLog, tp, from, end.get(tp), timeout);
+                if (from == begin.get(tp)) {
+                    break;
+                }
+                window *= 4;
+            }
+            if (last != null && (newest == null || last.tsNs() > newest.tsNs()
+                    || (last.tsNs() == newest.tsNs() && last.seqAtTs() > newest.seqAtTs()))) {
+                newest = last;
+            }
+        }
+        return Optional.ofNullable(newest);
+    }
+
+    private static MetaLogPosition lastRecord(Consumer<byte[], byte[]> consumer, TopicSpec<String, MetaLogRecord> metaLog,
+                                              TopicPartition tp, long from, long end, Duration timeout) {
+        consumer.assign(List.of(tp));
+        consumer.seek(tp, from);
+        MetaLogPosition last = null;
+        Instant deadline = Instant.now().plus(timeout);
+        while (consumer.position(tp, timeout) < end) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new TimeoutException("reading the tail of " + tp + " took longer than " + timeout);
+            }
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                if (r.offset() < end && r.value() != null) {
+                    MetaLogRecord record = metaLog.valueSerde().deserializer().deserialize(metaLog.name(), r.value());
+                    last = new MetaLogPosition(record.getTsNs(), record.getSeqAtTs());
+                }
+            }
+        }
+        return last;
     }
 
     private static <V> void readToEnd(Consumer<byte[], byte[]> consumer, TopicSpec<String, V> topic, Duration timeout,

@@ -79,7 +79,7 @@ public final class MetaLogTailer {
             committed.configs().values().forEach(tracker::remember);
             Term term = new Term(publisher, tracker, bucketsDirectory, leading);
             reconcileRegistry(tracker);
-            Optional<PopulatorCheckpoint> checkpoint = committed.checkpoint();
+            Optional<PopulatorCheckpoint> checkpoint = committed.checkpoint().map(c -> resumePoint(c, committed));
             if (checkpoint.isEmpty()) {
                 checkpoint = term.coldStart();
             } else {
@@ -90,6 +90,20 @@ public final class MetaLogTailer {
                 term.tail(checkpoint.get());
             }
         }
+    }
+
+    /**
+     * The checkpoint, or the end of the committed meta-log where that lies further: then a batch's events are
+     * readable while its checkpoint is not (a transaction Kafka has decided on some partitions only), and resuming
+     * from the checkpoint would publish them twice. The running count is the checkpoint's, without that batch.
+     */
+    private static PopulatorCheckpoint resumePoint(PopulatorCheckpoint checkpoint, CommittedState committed) {
+        return committed.metaLogTail().filter(tail -> tail.beyond(checkpoint)).map(tail -> {
+            log.warn("the meta-log holds events past the checkpoint (ts_ns {} #{} beyond ts_ns {}); resuming after them",
+                    tail.tsNs(), tail.seqAtTs(), checkpoint.tsNs());
+            return new PopulatorCheckpoint(tail.tsNs(), tail.seqAtTs() + 1, checkpoint.published(),
+                    checkpoint.coldStartNs());
+        }).orElse(checkpoint);
     }
 
     /** Makes the registry say what the committed configs say; heals a registry lost or edited by hand. */

@@ -168,6 +168,37 @@ class MetaLogTailerTest {
     }
 
     @Test
+    void shouldResumeAfterTheCommittedMetaLogWhenItRunsPastTheCheckpoint() throws Exception {
+        emulator.s3().createBucket("b", false);
+        for (int i = 0; i < 6; i++) {
+            emulator.s3().putObject("b", "k" + i, 1, Map.of(), Map.of());
+        }
+        var events = emulator.store().events(0);
+        long lastTs = events.get(events.size() - 1).getTsNs();
+        // The checkpoint says event 2; the meta-log already holds everything up to event 4.
+        CommittedState state = new CommittedState(Optional.of(new PopulatorCheckpoint(events.get(2).getTsNs(), 1, 2, 0)),
+                Map.of(), Optional.of(new CommittedState.MetaLogPosition(events.get(4).getTsNs(), 0)));
+        tailer(state).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
+
+        assertThat(sent(topics.metaLog())).extracting(r -> MetaLogRecord.parseFrom(r.value()).getTsNs())
+                .containsExactlyElementsOf(events.subList(5, events.size()).stream()
+                        .map(SubscribeMetadataResponse::getTsNs).toList());
+    }
+
+    @Test
+    void shouldResumeFromTheCheckpointWhenTheMetaLogEndsThere() throws Exception {
+        emulator.s3().createBucket("b", false);
+        emulator.s3().putObject("b", "k", 1, Map.of(), Map.of());
+        var events = emulator.store().events(0);
+        long lastTs = events.get(events.size() - 1).getTsNs();
+        CommittedState state = new CommittedState(Optional.of(new PopulatorCheckpoint(events.get(1).getTsNs(), 1, 2, 0)),
+                Map.of(), Optional.of(new CommittedState.MetaLogPosition(events.get(1).getTsNs(), 0)));
+        tailer(state).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
+
+        assertThat(sent(topics.metaLog())).hasSize(events.size() - 2);
+    }
+
+    @Test
     void shouldResumeAfterTheEventsAlreadyCountedAtTheCheckpointTimestamp() throws Exception {
         emulator.s3().createBucket("b", false);
         for (int i = 0; i < 5; i++) {

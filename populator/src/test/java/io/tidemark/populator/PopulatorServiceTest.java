@@ -12,6 +12,8 @@ import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.ShardFunction;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -137,6 +139,37 @@ class PopulatorServiceTest {
             f.emulator.s3().putObject("b", "after", 1, Map.of(), Map.of());
             f.awaitCaughtUp(CATCH_UP);
             assertThat(leader.metrics().statusLine()).startsWith("populator: status=stopped");
+            f.assertExactlyOnce();
+        }
+    }
+
+    @Test
+    void shouldNotRepublishEventsTheMetaLogHoldsBeyondTheCheckpoint(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "tail", Map.of())) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("b", false);
+            try (PopulatorService first = f.startPopulator()) {
+                f.awaitCaughtUp(CATCH_UP);
+            }
+            for (int i = 0; i < 5; i++) {
+                s3.putObject("b", "k" + i, 1, Map.of(), Map.of());
+            }
+            // Three of the new events reach the meta-log in a committed transaction whose checkpoint never shows:
+            // what a transaction decided on the meta-log partitions but not on the checkpoint's looks like.
+            List<SubscribeMetadataResponse> events = f.filerEvents();
+            EventClassifier classifier = new EventClassifier("/buckets", ShardFunction.withBits(f.config.shardBits()));
+            try (TransactionalPublisher other = TransactionalPublisher.open(f.config.producerProperties(),
+                    "simulated-" + ns.topicPrefix(), f.topics)) {
+                other.begin();
+                for (SubscribeMetadataResponse e : events.subList(events.size() - 5, events.size() - 2)) {
+                    other.metaLog(classifier.classify(e));
+                }
+                other.producer().commitTransaction();
+            }
+
+            f.startPopulator();
+            f.awaitCaughtUp(CATCH_UP);
             f.assertExactlyOnce();
         }
     }
