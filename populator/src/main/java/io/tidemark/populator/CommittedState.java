@@ -7,7 +7,6 @@ import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +15,8 @@ import java.util.function.BiConsumer;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,9 +32,13 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
     /** Where the committed meta-log ends: the newest record's ts_ns and its place among events of that ts_ns. */
     public record MetaLogPosition(long tsNs, int seqAtTs) {
 
-        /** Whether this position lies past what the checkpoint covers. */
+        /** Whether this position lies past what the checkpoint covers (its last event is #eventsAtTs − 1). */
         boolean beyond(PopulatorCheckpoint checkpoint) {
-            return tsNs > checkpoint.tsNs() || (tsNs == checkpoint.tsNs() && seqAtTs + 1 > checkpoint.eventsAtTs());
+            return after(new MetaLogPosition(checkpoint.tsNs(), checkpoint.eventsAtTs() - 1));
+        }
+
+        boolean after(MetaLogPosition other) {
+            return tsNs > other.tsNs || (tsNs == other.tsNs && seqAtTs > other.seqAtTs);
         }
     }
 
@@ -90,7 +91,6 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
         TopicSpec<String, MetaLogRecord> metaLog = topics.metaLog();
         List<TopicPartition> partitions = IntStream.range(0, metaLog.partitions())
                 .mapToObj(p -> new TopicPartition(metaLog.name(), p)).toList();
-        consumer.assign(partitions);
         Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions, timeout);
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
         MetaLogPosition newest = null;
@@ -105,8 +105,7 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
                 }
                 window *= 4;
             }
-            if (last != null && (newest == null || last.tsNs() > newest.tsNs()
-                    || (last.tsNs() == newest.tsNs() && last.seqAtTs() > newest.seqAtTs()))) {
+            if (last != null && (newest == null || last.after(newest))) {
                 newest = last;
             }
         }
@@ -115,22 +114,14 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
 
     private static MetaLogPosition lastRecord(Consumer<byte[], byte[]> consumer, TopicSpec<String, MetaLogRecord> metaLog,
                                               TopicPartition tp, long from, long end, Duration timeout) {
-        consumer.assign(List.of(tp));
-        consumer.seek(tp, from);
-        MetaLogPosition last = null;
-        Instant deadline = Instant.now().plus(timeout);
-        while (consumer.position(tp, timeout) < end) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new TimeoutException("reading the tail of " + tp + " took longer than " + timeout);
+        MetaLogPosition[] last = new MetaLogPosition[1];
+        TopicReader.read(consumer, Map.of(tp, from), Map.of(tp, end), timeout, r -> {
+            if (r.value() != null) {
+                MetaLogRecord record = metaLog.valueSerde().deserializer().deserialize(metaLog.name(), r.value());
+                last[0] = new MetaLogPosition(record.getTsNs(), record.getSeqAtTs());
             }
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                if (r.offset() < end && r.value() != null) {
-                    MetaLogRecord record = metaLog.valueSerde().deserializer().deserialize(metaLog.name(), r.value());
-                    last = new MetaLogPosition(record.getTsNs(), record.getSeqAtTs());
-                }
-            }
-        }
-        return last;
+        });
+        return last[0];
     }
 
     private static <V> void readToEnd(Consumer<byte[], byte[]> consumer, TopicSpec<String, V> topic, Duration timeout,

@@ -4,6 +4,7 @@ import io.tidemark.lifecycle.engine.LifecycleCalendar;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.FilerEvent;
@@ -149,7 +150,7 @@ public final class MetaLogTailer {
          */
         Optional<PopulatorCheckpoint> coldStart() throws Exception {
             Instant started = clock.instant();
-            long startNs = nanos(started);
+            long startNs = EpochNanos.of(started);
             long subscribeFrom = Math.max(0, startNs - settings.coldStartOverlap().toNanos());
             log.info("cold start: no checkpoint; enumerating buckets under {}", bucketsDirectory);
             publisher.begin();
@@ -316,9 +317,5 @@ public final class MetaLogTailer {
                 log.debug("abort after {} failed too: {}", cause.toString(), e.toString());
             }
         }
-    }
-
-    static long nanos(Instant instant) {
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 }

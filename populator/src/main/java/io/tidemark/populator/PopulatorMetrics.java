@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
+import io.tidemark.seaweed.EpochNanos;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -129,7 +130,7 @@ public final class PopulatorMetrics {
         if (caughtUp || ts == 0) {
             return 0;
         }
-        return Math.max(0, MetaLogTailer.nanos(clock.instant()) - ts) / 1e9;
+        return Math.max(0, EpochNanos.of(clock.instant()) - ts) / 1e9;
     }
 
     /** The periodic status line; its tokens are stable for log scrapers. */

@@ -3,6 +3,7 @@ package io.tidemark.emulator.filer;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.pb.FilerProto.CreateEntryRequest;
 import io.tidemark.seaweed.pb.FilerProto.CreateEntryResponse;
 import io.tidemark.seaweed.pb.FilerProto.DeleteEntryRequest;
@@ -22,7 +23,6 @@ import io.tidemark.seaweed.pb.FilerProto.UpdateEntryRequest;
 import io.tidemark.seaweed.pb.FilerProto.UpdateEntryResponse;
 import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,9 +125,9 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
 
     @Override
     public void ping(PingRequest request, StreamObserver<PingResponse> response) {
-        long start = nanos(store.clock().instant());
+        long start = EpochNanos.of(store.clock().instant());
         response.onNext(PingResponse.newBuilder().setStartTimeNs(start).setRemoteTimeNs(start)
-                .setStopTimeNs(nanos(store.clock().instant())).build());
+                .setStopTimeNs(EpochNanos.of(store.clock().instant())).build());
         response.onCompleted();
     }
 
@@ -234,7 +234,7 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                     if (ended || next < available) {
                         continue;
                     }
-                    if (untilNs > 0 && nanos(store.clock().instant()) > untilNs) {
+                    if (untilNs > 0 && EpochNanos.of(store.clock().instant()) > untilNs) {
                         break;
                     }
                     if (!metaLog.awaitEvent(next, heartbeatInterval.toMillis(), () -> cancelled || dropped.get())
@@ -288,10 +288,6 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
             streams.shutdownNow();
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static long nanos(Instant instant) {
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 
 }

@@ -1,5 +1,6 @@
 package io.tidemark.emulator.filer;
 
+import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.pb.FilerProto.EventNotification;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import java.time.Clock;
@@ -30,7 +31,7 @@ final class MetaLog {
 
     synchronized SubscribeMetadataResponse append(String directory, EventNotification notification) {
         Instant now = clock.instant();
-        long ts = Math.max(now.getEpochSecond() * 1_000_000_000L + now.getNano(), lastTsNs + 1);
+        long ts = Math.max(EpochNanos.of(now), lastTsNs + 1);
         SubscribeMetadataResponse event = SubscribeMetadataResponse.newBuilder()
                 .setDirectory(directory)
                 .setEventNotification(notification)

@@ -7,6 +7,7 @@ import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.lifecycle.config.LifecycleConfigs;
 import io.tidemark.lifecycle.engine.BucketVersioning;
+import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.FileChunk;
@@ -398,7 +399,7 @@ public final class S3Gateway {
 
     private void markNoncurrent(ObjectVersionInfo demoted) {
         Instant now = now();
-        String since = String.valueOf(now.getEpochSecond() * 1_000_000_000L + now.getNano());
+        String since = String.valueOf(EpochNanos.of(now));
         run(() -> store.modify(demoted.path(), e -> e.toBuilder()
                 .putExtended(S3Layout.NONCURRENT_SINCE_NS, utf8(since)).build()));
     }
@@ -474,7 +475,7 @@ public final class S3Gateway {
                     .setFid(FileId.newBuilder().setVolumeId(1 + random.nextInt(7)).setFileKey(nextNanos())
                             .setCookie(random.nextInt()))
                     .setSize(size)
-                    .setModifiedTsNs(now.getEpochSecond() * 1_000_000_000L + now.getNano())
+                    .setModifiedTsNs(EpochNanos.of(now))
                     .setETag(etag));
         }
         if (versionId != null) {
@@ -507,7 +508,7 @@ public final class S3Gateway {
     /** Clock nanoseconds, strictly increasing across calls. */
     private long nextNanos() {
         Instant now = now();
-        long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        long nanos = EpochNanos.of(now);
         return lastVersionNanos.updateAndGet(last -> Math.max(last + 1, nanos));
     }
 
