@@ -12,6 +12,7 @@ import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -90,9 +91,10 @@ class DurabilityTest {
      */
     @Test
     void shouldLoseNoEventAndRepeatNoneAcrossKillNineRestarts() throws Exception {
-        int filerPort = freePort();
-        int s3Port = freePort();
-        int adminPort = freePort();
+        int[] ports = distinctFreePorts(3);
+        int filerPort = ports[0];
+        int s3Port = ports[1];
+        int adminPort = ports[2];
         List<String> acknowledged = new ArrayList<>();
         List<SubscribeMetadataResponse> seen = new ArrayList<>();
         long resumeTs = 0;
@@ -160,9 +162,22 @@ class DurabilityTest {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /** Held open together while chosen: ports chosen one after another can repeat. */
+    private static int[] distinctFreePorts(int count) throws IOException {
+        ServerSocket[] held = new ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                held[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ports[i] = held[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : held) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
         }
     }
 }

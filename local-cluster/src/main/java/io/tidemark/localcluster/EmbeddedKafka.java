@@ -8,11 +8,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real single-node Kafka broker in KRaft mode (broker and controller in one), running in this JVM. Its data
@@ -20,6 +23,10 @@ import org.apache.kafka.common.utils.Time;
  * restart comes back on the same address.
  */
 public final class EmbeddedKafka extends InProcessNode {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
+    private static final String PORTS_FILE = "ports.properties";
+    private static final int MAX_ATTEMPTS = 5;
 
     private final KafkaRaftServer server;
 
@@ -32,10 +39,33 @@ public final class EmbeddedKafka extends InProcessNode {
      * @param port the client port, or 0 for a free one (a restart reuses the port recorded in {@code dataDir})
      */
     public static EmbeddedKafka start(Path dataDir, int port) {
-        NodeConfig node = config(dataDir, port);
-        Properties config = node.properties();
-        format(dataDir, config);
-        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
+        return start(dataDir, port, Ports::distinct);
+    }
+
+    /**
+     * As {@link #start(Path, int)}, its ports taken from {@code ports}. When the ports chosen for a new node were
+     * taken by another process before the broker bound them, the node is prepared again with new ones; a restart
+     * keeps its recorded ports and fails instead, since its clients know that address.
+     */
+    static EmbeddedKafka start(Path dataDir, int port, Ports.Source ports) {
+        for (int attempt = 1; ; attempt++) {
+            boolean fresh = !Files.exists(dataDir.resolve(PORTS_FILE));
+            NodeConfig node = config(dataDir, port, ports);
+            try {
+                return startNode(dataDir, node);
+            } catch (RuntimeException e) {
+                if (!fresh || attempt == MAX_ATTEMPTS || !Ports.bindClash(e)) {
+                    throw e;
+                }
+                log.warn("Kafka could not bind the ports chosen for it ({}); choosing others", e.getMessage());
+                Directories.delete(dataDir);
+            }
+        }
+    }
+
+    private static EmbeddedKafka startNode(Path dataDir, NodeConfig node) {
+        format(dataDir, node.properties());
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(node.properties(), false), Time.SYSTEM);
         try {
             server.startup();
         } catch (RuntimeException e) {
@@ -50,8 +80,8 @@ public final class EmbeddedKafka extends InProcessNode {
     record NodeConfig(Properties properties, String clientPort) {
     }
 
-    static NodeConfig config(Path dataDir, int port) {
-        Path ports = dataDir.resolve("ports.properties");
+    static NodeConfig config(Path dataDir, int port, Ports.Source source) {
+        Path ports = dataDir.resolve(PORTS_FILE);
         Properties chosen = new Properties();
         try {
             Files.createDirectories(dataDir);
@@ -60,8 +90,12 @@ public final class EmbeddedKafka extends InProcessNode {
                     chosen.load(in);
                 }
             } else {
-                chosen.setProperty("client", String.valueOf(Ports.orFree(port)));
-                chosen.setProperty("controller", String.valueOf(Ports.free()));
+                // Both listeners' ports come from one reservation: two separate choices can name the same port.
+                List<Integer> free = source.take(2);
+                int client = port > 0 ? port : free.get(0);
+                int controller = free.get(0) == client ? free.get(1) : free.get(0);
+                chosen.setProperty("client", String.valueOf(client));
+                chosen.setProperty("controller", String.valueOf(controller));
                 try (var out = Files.newOutputStream(ports)) {
                     chosen.store(out, "ports of this local Kafka node");
                 }

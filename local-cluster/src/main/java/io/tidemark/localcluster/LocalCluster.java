@@ -8,11 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -226,10 +224,10 @@ public final class LocalCluster implements AutoCloseable {
             zookeeper.close();
         }
         if (temporary) {
-            try (Stream<Path> paths = Files.walk(dataDir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                log.warn("cannot remove {}: {}", dataDir, e.toString());
+            try {
+                Directories.delete(dataDir);
+            } catch (UncheckedIOException e) {
+                log.warn("cannot remove {}: {}", dataDir, e.getCause().toString());
             }
         }
     }

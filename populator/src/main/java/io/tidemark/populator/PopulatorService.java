@@ -22,6 +22,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -167,10 +168,17 @@ public final class PopulatorService extends ManagedService {
                 ShardFunction.withBits(config.shardBits()), clock, metrics);
     }
 
-    /** Whether an error means a newer producer with our transactional id exists. */
+    /**
+     * Whether an error means the coordinator has moved our transactional id past this producer's epoch: a newer
+     * producer with our id exists, or (the same answer) the coordinator aborted our transaction with an epoch bump.
+     * Under transactions v2 a commit arriving between that abort and the successor's InitProducerId is taken for a
+     * retry of the completed abort and answered INVALID_TXN_STATE, so that counts too. Either way this producer
+     * can never commit again and nothing it sent is visible.
+     */
     static boolean fenced(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) {
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
+                    || t instanceof InvalidTxnStateException) {
                 return true;
             }
         }
