@@ -56,6 +56,16 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String POPULATOR_RETRY_BACKOFF_MAX_MS = "populator.retry.backoff.max.ms";
     public static final String POPULATOR_COLD_START_OVERLAP_MS = "populator.cold-start.overlap.ms";
     public static final String POPULATOR_STATUS_INTERVAL_MS = "populator.status.interval.ms";
+    public static final String OBJECT_PROCESSOR_DELETES_PER_SECOND = "object-processor.deletes.per.second";
+    public static final String OBJECT_PROCESSOR_MAX_IN_FLIGHT = "object-processor.max.in.flight";
+    public static final String OBJECT_PROCESSOR_MAX_BUFFERED = "object-processor.max.buffered";
+    public static final String OBJECT_PROCESSOR_RETRY_LATER_MAX_ATTEMPTS = "object-processor.retry-later.max.attempts";
+    public static final String OBJECT_PROCESSOR_RETRY_BACKOFF_INITIAL_MS = "object-processor.retry.backoff.initial.ms";
+    public static final String OBJECT_PROCESSOR_RETRY_BACKOFF_MAX_MS = "object-processor.retry.backoff.max.ms";
+    public static final String OBJECT_PROCESSOR_TRANSPORT_BACKOFF_INITIAL_MS = "object-processor.transport.backoff.initial.ms";
+    public static final String OBJECT_PROCESSOR_TRANSPORT_BACKOFF_MAX_MS = "object-processor.transport.backoff.max.ms";
+    public static final String OBJECT_PROCESSOR_COMMIT_INTERVAL_MS = "object-processor.commit.interval.ms";
+    public static final String OBJECT_PROCESSOR_STATUS_INTERVAL_MS = "object-processor.status.interval.ms";
 
     /** The prefix of every Tidemark environment variable. */
     public static final String ENV_PREFIX = "TIDEMARK_";
@@ -133,7 +143,31 @@ public class TidemarkConfig extends AbstractConfig {
                                 + "began, so clock skew between it and the filer cannot open a gap; events in the "
                                 + "overlap are published once like any other.")
                 .define(POPULATOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
-                        "How often the populator logs its status line.");
+                        "How often the populator logs its status line.")
+                .define(OBJECT_PROCESSOR_DELETES_PER_SECOND, Type.DOUBLE, 500.0, Range.atLeast(0), Importance.HIGH,
+                        "LifecycleDelete calls per second for the whole object-processor group; each instance "
+                                + "takes the share of the partitions it is assigned. 0 means no limit.")
+                .define(OBJECT_PROCESSOR_MAX_IN_FLIGHT, Type.INT, 64, Range.between(1, 10_000), Importance.MEDIUM,
+                        "Most LifecycleDelete calls one object processor has outstanding at once.")
+                .define(OBJECT_PROCESSOR_MAX_BUFFERED, Type.INT, 10_000, Range.between(1, 10_000_000),
+                        Importance.LOW, "Most tasks one object processor holds read but not finished; past it, it "
+                                + "stops fetching until some finish.")
+                .define(OBJECT_PROCESSOR_RETRY_LATER_MAX_ATTEMPTS, Type.INT, 10, Range.between(1, 1_000),
+                        Importance.MEDIUM, "Calls made for a task the gateway keeps answering RETRY_LATER before it is "
+                                + "parked in the dead-letter topic. Later tasks of the same object wait meanwhile.")
+                .define(OBJECT_PROCESSOR_RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, Range.atLeast(1), Importance.LOW,
+                        "First wait before calling again after RETRY_LATER; it doubles, with jitter, per attempt.")
+                .define(OBJECT_PROCESSOR_RETRY_BACKOFF_MAX_MS, Type.LONG, 300_000L, Range.atLeast(1), Importance.LOW,
+                        "Longest wait between RETRY_LATER attempts.")
+                .define(OBJECT_PROCESSOR_TRANSPORT_BACKOFF_INITIAL_MS, Type.LONG, 200L, Range.atLeast(1),
+                        Importance.LOW, "First wait before repeating a call that failed in transport (UNAVAILABLE, "
+                                + "deadline); it doubles, with jitter. Such calls are repeated until they get an answer.")
+                .define(OBJECT_PROCESSOR_TRANSPORT_BACKOFF_MAX_MS, Type.LONG, 5_000L, Range.atLeast(1), Importance.LOW,
+                        "Longest wait between repeats of a call that failed in transport.")
+                .define(OBJECT_PROCESSOR_COMMIT_INTERVAL_MS, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW,
+                        "How often the object processor commits the offsets of finished tasks.")
+                .define(OBJECT_PROCESSOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
+                        "How often the object processor logs its status line.");
     }
 
     /** The environment variable that sets a key: {@code TIDEMARK_} and the key upper-cased, dots and dashes to underscores. */

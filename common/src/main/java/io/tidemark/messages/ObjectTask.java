@@ -2,18 +2,35 @@ package io.tidemark.messages;
 
 import java.time.Instant;
 
-/** One lifecycle action to carry out on one object version or upload, the value of {@code object-tasks}. */
+/**
+ * One lifecycle action to carry out on one object version or upload, the value of {@code object-tasks}.
+ *
+ * @param actionId a deterministic id of the decision (the same timer or listing yields the same id), so a task
+ *                 produced twice after a crash is recognisable downstream
+ * @param action   what the gateway does, for people: {@code expire}, {@code delete-version}, {@code abort-upload}
+ * @param kind     the {@link io.tidemark.seaweed.ActionKind} name, such as {@code EXPIRATION_DAYS}
+ */
 public record ObjectTask(String actionId, String action, String kind, Target target, Details details) {
 
+    /**
+     * @param objectPath the bucket-relative path: the object key, or {@code .uploads/<id>} for an upload
+     * @param versionId  the version to act on; empty for the current version of an object (expiration), which the
+     *                   gateway resolves itself so that the identity is checked against what is latest now
+     */
     public record Target(String bucket, String objectPath, String versionId) {
     }
 
-    /** The identity the decision was made on; the gateway deletes only if the entry still has it. */
+    /**
+     * The identity the decision was made on; the gateway deletes only if the entry still has it.
+     *
+     * @param extendedHash lower-case hex of the extended-attribute hash, empty when the entry has none
+     */
     public record ExpectedIdentity(long mtimeNs, long size, String headFid, String extendedHash) {
     }
 
     /**
-     * @param origin what produced the task: {@code replay} or {@code walker}
+     * @param ruleHash lower-case hex of the rule's 8-byte hash
+     * @param origin   what produced the task: {@code replay}, {@code walker} or {@code dlq-replay}
      */
     public record Details(ExpectedIdentity expectedIdentity, String ruleId, String ruleHash, Instant dueAt,
                           String origin, String scanId) {

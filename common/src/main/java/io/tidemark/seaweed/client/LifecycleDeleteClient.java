@@ -1,12 +1,17 @@
 package io.tidemark.seaweed.client;
 
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteRequest;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
 import io.tidemark.seaweed.pb.SeaweedS3LifecycleInternalGrpc;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,13 +33,41 @@ public final class LifecycleDeleteClient extends GrpcClient {
         return new LifecycleDeleteClient(channel, channel, deadline);
     }
 
+    /**
+     * The same call without blocking a thread: the future completes with the gateway's answer, or exceptionally
+     * with a {@link SeaweedCallException} that says whether trying again can help.
+     */
+    public CompletableFuture<LifecycleDeleteResponse> deleteAsync(LifecycleDeleteRequest request) {
+        CompletableFuture<LifecycleDeleteResponse> result = new CompletableFuture<>();
+        Futures.addCallback(SeaweedS3LifecycleInternalGrpc.newFutureStub(channel)
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .lifecycleDelete(request), new FutureCallback<>() {
+                    @Override
+                    public void onSuccess(LifecycleDeleteResponse response) {
+                        result.complete(response);
+                    }
+
+                    @Override
+                    public void onFailure(Throwable error) {
+                        result.completeExceptionally(error instanceof StatusRuntimeException e
+                                ? new SeaweedCallException(operation(request), e)
+                                : new SeaweedCallException(operation(request), Status.fromThrowable(error).asRuntimeException()));
+                    }
+                }, MoreExecutors.directExecutor());
+        return result;
+    }
+
+    private static String operation(LifecycleDeleteRequest request) {
+        return "LifecycleDelete " + request.getBucket() + "/" + request.getObjectPath();
+    }
+
     public LifecycleDeleteResponse delete(LifecycleDeleteRequest request) {
         try {
             return SeaweedS3LifecycleInternalGrpc.newBlockingStub(channel)
                     .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
                     .lifecycleDelete(request);
         } catch (StatusRuntimeException e) {
-            throw new SeaweedCallException("LifecycleDelete " + request.getBucket() + "/" + request.getObjectPath(), e);
+            throw new SeaweedCallException(operation(request), e);
         }
     }
 }

@@ -1,0 +1,109 @@
+package io.tidemark.objectprocessor;
+
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import io.tidemark.seaweed.client.FailureKind;
+import io.tidemark.seaweed.client.LifecycleDeleteClient;
+import io.tidemark.seaweed.client.SeaweedCallException;
+import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteRequest;
+import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Makes {@code LifecycleDelete} calls without blocking: each attempt first takes a permit from this instance's share
+ * of the group's rate, and an attempt that fails in transport (UNAVAILABLE, a deadline) is repeated with capped,
+ * jittered exponential backoff until the gateway answers. The answer itself, whatever it is, is the caller's.
+ */
+final class DeleteCaller {
+
+    /** Longest a permit may be reserved ahead; far beyond what a bounded in-flight window ever queues. */
+    private static final Duration RESERVATION_LIMIT = Duration.ofDays(1);
+
+    private final LifecycleDeleteClient client;
+    private final ScheduledExecutorService scheduler;
+    private final ProcessorMetrics metrics;
+    private final Retry transportRetry;
+    private final AtomicReference<RateLimiter> limiter = new AtomicReference<>();
+    private volatile double rate;
+
+    DeleteCaller(LifecycleDeleteClient client, ScheduledExecutorService scheduler, ProcessorSettings settings,
+                 ProcessorMetrics metrics) {
+        this.client = client;
+        this.scheduler = scheduler;
+        this.metrics = metrics;
+        this.transportRetry = Retry.of("lifecycle-delete", RetryConfig.custom()
+                .maxAttempts(Integer.MAX_VALUE)
+                .intervalFunction(IntervalFunction.ofExponentialRandomBackoff(settings.transportBackoffInitial(), 2.0,
+                        0.5, settings.transportBackoffMax()))
+                .retryOnException(DeleteCaller::isTransient)
+                .build());
+        transportRetry.getEventPublisher().onRetry(e -> metrics.transportRetry());
+    }
+
+    /** Sets this instance's rate in calls per second; 0 lifts the limit. */
+    void rate(double perSecond) {
+        rate = perSecond;
+        limiter.set(perSecond <= 0 ? null : RateLimiter.of("lifecycle-delete", RateLimiterConfig.custom()
+                // One permit per period of 1/rate: an even pace with no burst, so a share holds over short windows.
+                .limitRefreshPeriod(Duration.ofNanos(Math.max(1_000L, Math.round(1e9 / perSecond))))
+                .limitForPeriod(1)
+                .timeoutDuration(RESERVATION_LIMIT)
+                .build()));
+        metrics.rate(perSecond);
+    }
+
+    double rate() {
+        return rate;
+    }
+
+    /** The gateway's answer; exceptionally a {@link SeaweedCallException} only for a permanent failure. */
+    CompletableFuture<LifecycleDeleteResponse> call(LifecycleDeleteRequest request) {
+        CompletionStage<LifecycleDeleteResponse> answer = Retry.decorateCompletionStage(transportRetry, scheduler,
+                () -> afterPermit().thenCompose(ignored -> timed(request))).get();
+        return answer.toCompletableFuture();
+    }
+
+    private CompletableFuture<LifecycleDeleteResponse> timed(LifecycleDeleteRequest request) {
+        long began = System.nanoTime();
+        return client.deleteAsync(request).whenComplete((response, error) ->
+                metrics.callLatency(System.nanoTime() - began, error));
+    }
+
+    private CompletableFuture<Void> afterPermit() {
+        RateLimiter current = limiter.get();
+        if (current == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        long waitNanos = current.reservePermission();
+        if (waitNanos <= 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        metrics.rateLimitWait(waitNanos);
+        CompletableFuture<Void> permitted = new CompletableFuture<>();
+        scheduler.schedule(() -> permitted.complete(null), waitNanos, TimeUnit.NANOSECONDS);
+        return permitted;
+    }
+
+    private static boolean isTransient(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof SeaweedCallException e && e.kind() == FailureKind.TRANSIENT;
+    }
+
+    /** The failure a call's future ended with, unwrapped from the completion machinery. */
+    static Throwable cause(Throwable error) {
+        Throwable t = error;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

@@ -1,0 +1,71 @@
+package io.tidemark.objectprocessor;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The work of one assigned partition: its offsets, and one lane per object so that tasks of one object run in the
+ * order they were written while tasks of other objects run beside them. Only the head of a lane is ever called.
+ */
+final class PartitionWork {
+
+    private final OffsetTracker offsets = new OffsetTracker();
+    private final Map<String, ArrayDeque<PendingTask>> lanes = new HashMap<>();
+
+    /** Notes a record read that needs no call (it is parked unsent); the caller finishes it when that is durable. */
+    void read(long offset) {
+        offsets.read(offset);
+    }
+
+    /** Adds a task to its object's lane; true when it is the head and may be called now. */
+    boolean enqueue(PendingTask task) {
+        offsets.read(task.offset);
+        ArrayDeque<PendingTask> lane = lanes.computeIfAbsent(task.lane, k -> new ArrayDeque<>());
+        lane.addLast(task);
+        return lane.size() == 1;
+    }
+
+    /** Finishes a task that ran in a lane; returns the next task of that object, now free to be called. */
+    Optional<PendingTask> finishHead(PendingTask task) {
+        offsets.finished(task.offset);
+        ArrayDeque<PendingTask> lane = lanes.get(task.lane);
+        if (lane == null || lane.peekFirst() != task) {
+            throw new IllegalStateException("task " + task.source() + " finished but is not its lane's head");
+        }
+        lane.removeFirst();
+        if (lane.isEmpty()) {
+            lanes.remove(task.lane);
+            return Optional.empty();
+        }
+        return Optional.of(lane.peekFirst());
+    }
+
+    void finish(long offset) {
+        offsets.finished(offset);
+    }
+
+    OptionalLong committable() {
+        return offsets.committable();
+    }
+
+    int unfinished() {
+        return offsets.unfinishedCount();
+    }
+
+    /** How long the longest-waiting head of a lane has been held by RETRY_LATER. */
+    Duration held(Instant now) {
+        Duration longest = Duration.ZERO;
+        for (ArrayDeque<PendingTask> lane : lanes.values()) {
+            Instant since = lane.peekFirst().heldSince;
+            if (since != null && Duration.between(since, now).compareTo(longest) > 0) {
+                longest = Duration.between(since, now);
+            }
+        }
+        return longest;
+    }
+}

@@ -1,0 +1,148 @@
+package io.tidemark.objectprocessor;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The object processor's meters, and the figures of its status line. */
+public final class ProcessorMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> tasks = new ConcurrentHashMap<>();
+    private final Map<String, Counter> attempts = new ConcurrentHashMap<>();
+    private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> finishedByOutcome = new ConcurrentHashMap<>();
+    private final Counter transportRetries;
+    private final Counter invalid;
+    private final Timer rateLimitWait;
+    private final Timer latency;
+    private final Timer latencyFailed;
+    private final MultiGauge held;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger buffered = new AtomicInteger();
+    private final AtomicInteger partitions = new AtomicInteger();
+    private final LongAdder parked = new LongAdder();
+    private volatile double rate;
+
+    public ProcessorMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        transportRetries = Counter.builder("tidemark.object.processor.transport.retries")
+                .description("LifecycleDelete calls repeated after a transport failure").register(registry);
+        invalid = Counter.builder("tidemark.object.processor.invalid.tasks")
+                .description("Records that were not valid tasks, parked unsent").register(registry);
+        rateLimitWait = Timer.builder("tidemark.object.processor.rate.limit.wait")
+                .description("Time calls waited for a permit of this instance's rate share").register(registry);
+        latency = Timer.builder("tidemark.object.processor.call.latency").tag("result", "answered")
+                .publishPercentileHistogram().description("LifecycleDelete call latency").register(registry);
+        latencyFailed = Timer.builder("tidemark.object.processor.call.latency").tag("result", "failed")
+                .publishPercentileHistogram().description("LifecycleDelete call latency").register(registry);
+        held = MultiGauge.builder("tidemark.object.processor.partition.held.seconds")
+                .description("Per partition, how long its longest-held object has waited on RETRY_LATER; its "
+                        + "committed offset cannot pass that task meanwhile").register(registry);
+        Gauge.builder("tidemark.object.processor.in.flight", inFlight, AtomicInteger::get)
+                .description("LifecycleDelete calls outstanding").register(registry);
+        Gauge.builder("tidemark.object.processor.buffered", buffered, AtomicInteger::get)
+                .description("Tasks read and not finished").register(registry);
+        Gauge.builder("tidemark.object.processor.assigned.partitions", partitions, AtomicInteger::get)
+                .description("object-tasks partitions assigned to this instance").register(registry);
+        Gauge.builder("tidemark.object.processor.rate.share", this, m -> m.rate)
+                .description("This instance's share of the group's deletes per second (0: no limit)").register(registry);
+    }
+
+    /** A task finished with a gateway outcome (DONE, NOOP_RESOLVED, SKIPPED_OBJECT_LOCK). */
+    void finished(String kind, String outcome) {
+        counter(tasks, "tidemark.object.processor.tasks", "Tasks finished, by kind and outcome", kind, outcome)
+                .increment();
+        finishedByOutcome.computeIfAbsent(outcome, o -> new LongAdder()).increment();
+    }
+
+    /** One call's outcome, a gateway outcome or RPC_ERROR. */
+    void attempt(String kind, String outcome) {
+        counter(attempts, "tidemark.object.processor.attempts", "LifecycleDelete answers, by kind and outcome",
+                kind, outcome).increment();
+    }
+
+    void parked(String kind, String outcome) {
+        counter(deadLetters, "tidemark.object.processor.dlq.records", "Tasks parked in the dead-letter topic",
+                kind, outcome).increment();
+        parked.increment();
+    }
+
+    void invalid() {
+        invalid.increment();
+    }
+
+    void transportRetry() {
+        transportRetries.increment();
+    }
+
+    void rateLimitWait(long nanos) {
+        rateLimitWait.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void callLatency(long nanos, Throwable error) {
+        (error == null ? latency : latencyFailed).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void inFlight(int n) {
+        inFlight.set(n);
+    }
+
+    void buffered(int n) {
+        buffered.set(n);
+    }
+
+    void partitions(int n) {
+        partitions.set(n);
+    }
+
+    void rate(double perSecond) {
+        rate = perSecond;
+    }
+
+    void held(Map<Integer, Duration> byPartition) {
+        held.register(byPartition.entrySet().stream()
+                .map(e -> MultiGauge.Row.of(Tags.of("partition", String.valueOf(e.getKey())),
+                        e.getValue().toMillis() / 1000.0))
+                .toList(), true);
+    }
+
+    public long finishedCount(String outcome) {
+        LongAdder n = finishedByOutcome.get(outcome);
+        return n == null ? 0 : n.sum();
+    }
+
+    public long parkedCount() {
+        return parked.sum();
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public String statusLine() {
+        return String.format(Locale.ROOT, "object-processor: partitions=%d in-flight=%d buffered=%d done=%d noop=%d "
+                        + "skipped-lock=%d parked=%d rate=%.1f/s", partitions.get(), inFlight.get(), buffered.get(),
+                finishedCount("DONE"), finishedCount("NOOP_RESOLVED"), finishedCount("SKIPPED_OBJECT_LOCK"),
+                parked.sum(), rate);
+    }
+
+    private Counter counter(Map<String, Counter> cache, String name, String description, String kind, String outcome) {
+        String kindTag = kind == null ? "unknown" : kind.toLowerCase(Locale.ROOT);
+        return cache.computeIfAbsent(kindTag + "|" + outcome, k -> Counter.builder(name)
+                .tags(List.of(io.micrometer.core.instrument.Tag.of("kind", kindTag),
+                        io.micrometer.core.instrument.Tag.of("outcome", outcome)))
+                .description(description).register(registry));
+    }
+}

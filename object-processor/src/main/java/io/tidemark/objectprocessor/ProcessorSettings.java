@@ -1,0 +1,34 @@
+package io.tidemark.objectprocessor;
+
+import io.tidemark.config.TidemarkConfig;
+import java.time.Duration;
+
+/**
+ * The object processor's settings, read once from the configuration registry.
+ *
+ * @param deletesPerSecond      the whole group's rate; 0 for no limit
+ * @param retryLaterMaxAttempts calls made for a task answered RETRY_LATER before it is parked
+ */
+public record ProcessorSettings(double deletesPerSecond, int maxInFlight, int maxBuffered, int retryLaterMaxAttempts,
+                                Duration retryBackoffInitial, Duration retryBackoffMax,
+                                Duration transportBackoffInitial, Duration transportBackoffMax,
+                                Duration commitInterval, Duration shutdownTimeout) {
+
+    public static ProcessorSettings from(TidemarkConfig config) {
+        return new ProcessorSettings(config.getDouble(TidemarkConfig.OBJECT_PROCESSOR_DELETES_PER_SECOND),
+                config.getInt(TidemarkConfig.OBJECT_PROCESSOR_MAX_IN_FLIGHT),
+                config.getInt(TidemarkConfig.OBJECT_PROCESSOR_MAX_BUFFERED),
+                config.getInt(TidemarkConfig.OBJECT_PROCESSOR_RETRY_LATER_MAX_ATTEMPTS),
+                config.millis(TidemarkConfig.OBJECT_PROCESSOR_RETRY_BACKOFF_INITIAL_MS),
+                config.millis(TidemarkConfig.OBJECT_PROCESSOR_RETRY_BACKOFF_MAX_MS),
+                config.millis(TidemarkConfig.OBJECT_PROCESSOR_TRANSPORT_BACKOFF_INITIAL_MS),
+                config.millis(TidemarkConfig.OBJECT_PROCESSOR_TRANSPORT_BACKOFF_MAX_MS),
+                config.millis(TidemarkConfig.OBJECT_PROCESSOR_COMMIT_INTERVAL_MS),
+                config.shutdownTimeout());
+    }
+
+    /** The consumer group every instance joins: what operators watch for lag. */
+    public static String groupId(TidemarkConfig config) {
+        return config.topicPrefix() + "object-processor";
+    }
+}

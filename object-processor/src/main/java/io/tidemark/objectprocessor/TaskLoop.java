@@ -1,0 +1,376 @@
+package io.tidemark.objectprocessor;
+
+import io.github.resilience4j.core.IntervalFunction;
+import io.tidemark.messages.DeadLetter;
+import io.tidemark.objectprocessor.OutcomePolicy.Decision;
+import io.tidemark.seaweed.client.SeaweedCallException;
+import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The object processor's consumer loop. One thread owns the consumer and all bookkeeping; calls, backoff timers and
+ * record acknowledgements run elsewhere and hand their results back through a mailbox the loop drains between polls.
+ *
+ * <p>Per partition, tasks of one object (one record key) form a lane that runs in order, one call at a time; lanes of
+ * different objects run concurrently, up to {@code maxInFlight} calls. A task is finished when its outcome, and its
+ * dead letter if it is parked, are acknowledged by Kafka; the committed offset is the lowest unfinished one, so a
+ * task held by RETRY_LATER holds its partition's cursor (visible as lag) while other objects go on. A revoked
+ * partition's unfinished tasks are simply left to the next owner, which repeats them: the gateway's identity check
+ * makes a repeated delete a NOOP.
+ */
+public final class TaskLoop implements ConsumerRebalanceListener {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskLoop.class);
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final String topic;
+    private final TaskDecoder decoder;
+    private final DeleteCaller caller;
+    private final TaskRecorder recorder;
+    private final OutcomePolicy policy;
+    private final ProcessorSettings settings;
+    private final ProcessorMetrics metrics;
+    private final ScheduledExecutorService scheduler;
+    private final Clock clock;
+    private final IntervalFunction retryLaterBackoff;
+
+    private final Map<TopicPartition, PartitionWork> work = new HashMap<>();
+    private final ArrayDeque<PendingTask> ready = new ArrayDeque<>();
+    private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
+    private final Map<TopicPartition, Long> committed = new HashMap<>();
+    private int inFlight;
+    private int writing;
+    private int buffered;
+    private int totalPartitions;
+    private long lastCommitNanos;
+    private volatile boolean polling;
+
+    TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
+             TaskRecorder recorder, ProcessorSettings settings, ProcessorMetrics metrics,
+             ScheduledExecutorService scheduler, Clock clock) {
+        this.consumer = consumer;
+        this.topic = topic;
+        this.decoder = decoder;
+        this.caller = caller;
+        this.recorder = recorder;
+        this.policy = new OutcomePolicy(settings.retryLaterMaxAttempts());
+        this.settings = settings;
+        this.metrics = metrics;
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.retryLaterBackoff = IntervalFunction.ofExponentialRandomBackoff(settings.retryBackoffInitial(), 2.0, 0.5,
+                settings.retryBackoffMax());
+    }
+
+    /** Runs until {@code keepRunning} turns false, then lets calls in flight finish (bounded) and commits. */
+    public void run(BooleanSupplier keepRunning) {
+        totalPartitions = consumer.partitionsFor(topic).size();
+        consumer.subscribe(List.of(topic), this);
+        try {
+            while (keepRunning.getAsBoolean()) {
+                step();
+            }
+            drain(System.nanoTime() + settings.shutdownTimeout().toNanos() / 2);
+        } finally {
+            polling = false;
+            commit(work.keySet(), true);
+        }
+    }
+
+    /** True once the loop polls: it has joined the group (with or without partitions). */
+    boolean polling() {
+        return polling;
+    }
+
+    private void step() {
+        flowControl();
+        Duration timeout = !mailbox.isEmpty() ? Duration.ZERO
+                : inFlight > 0 || writing > 0 ? Duration.ofMillis(5) : Duration.ofMillis(100);
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
+            accept(record);
+        }
+        polling = true;
+        runMailbox();
+        dispatchReady();
+        if (System.nanoTime() - lastCommitNanos >= settings.commitInterval().toNanos()) {
+            commit(work.keySet(), false);
+        }
+        publishGauges();
+    }
+
+    private void flowControl() {
+        if (buffered >= settings.maxBuffered()) {
+            consumer.pause(consumer.assignment());
+        } else if (buffered < settings.maxBuffered() / 2 && !consumer.paused().isEmpty()) {
+            consumer.resume(consumer.paused());
+        }
+    }
+
+    private void accept(ConsumerRecord<byte[], byte[]> record) {
+        TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+        PartitionWork owner = work.get(tp);
+        if (owner == null) {
+            return;
+        }
+        buffered++;
+        TaskDecoder.Decoded decoded = decoder.decode(record.topic(), record.value());
+        if (decoded instanceof TaskDecoder.Valid valid) {
+            String lane = record.key() != null ? new String(record.key(), StandardCharsets.UTF_8)
+                    : valid.task().target().bucket() + "/" + valid.task().target().objectPath();
+            PendingTask task = new PendingTask(owner, tp, record.offset(), lane, valid.task(), valid.kind(),
+                    valid.request());
+            if (owner.enqueue(task)) {
+                ready.addLast(task);
+            }
+        } else {
+            parkUnsent(record, owner, (TaskDecoder.Invalid) decoded);
+        }
+    }
+
+    /** A record that is not a valid task goes to the dead-letter topic as it is, and its partition goes on. */
+    private void parkUnsent(ConsumerRecord<byte[], byte[]> record, PartitionWork owner, TaskDecoder.Invalid invalid) {
+        TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+        String source = record.topic() + "/" + record.partition() + "@" + record.offset();
+        metrics.invalid();
+        log.warn("{}: not a valid task, parked unsent: {}", source, invalid.reason());
+        owner.read(record.offset());
+        Instant now = clock.instant();
+        String raw = invalid.task() == null && record.value() != null
+                ? Base64.getEncoder().encodeToString(record.value()) : null;
+        DeadLetter letter = new DeadLetter(invalid.task(), "INVALID", invalid.reason(), 0, now, now, source, raw);
+        write(recorder.park(record.partition(), keyOf(record), letter, now), ignored -> {
+            if (work.get(tp) == owner) {
+                metrics.parked(invalid.task() == null ? null : invalid.task().kind(), "INVALID");
+                owner.finish(record.offset());
+                buffered--;
+            }
+        });
+    }
+
+    private void dispatchReady() {
+        while (inFlight < settings.maxInFlight() && !ready.isEmpty()) {
+            PendingTask task = ready.pollFirst();
+            if (work.get(task.partition) != task.owner) {
+                continue;
+            }
+            int attempt = ++task.attempts;
+            inFlight++;
+            caller.call(task.request).whenComplete((response, error) ->
+                    mailbox.add(() -> answered(task, attempt, response, error)));
+        }
+    }
+
+    private void answered(PendingTask task, int attempt, LifecycleDeleteResponse response, Throwable error) {
+        inFlight--;
+        Throwable cause = error == null ? null : DeleteCaller.cause(error);
+        if (cause != null && !(cause instanceof SeaweedCallException)) {
+            // Not an answer from the gateway (the call was cancelled at shutdown): the task stays unfinished.
+            log.debug("call for {} ended without an answer: {}", task.source(), cause.toString());
+            return;
+        }
+        Decision decision = cause == null ? policy.decide(response, attempt) : policy.refused((SeaweedCallException) cause);
+        metrics.attempt(task.kind.name(), decision.outcome());
+        Instant now = clock.instant();
+        CompletableFuture<Void> audit = recorder.attempt(task.task, task.partition.partition(), task.lane,
+                decision.outcome(), decision.reason(), attempt, now);
+        boolean owned = work.get(task.partition) == task.owner;
+        switch (decision.verdict()) {
+            case COMPLETE -> write(audit, e -> {
+                metrics.finished(task.kind.name(), decision.outcome());
+                finishInLane(task);
+            });
+            case RETRY_LATER -> {
+                write(audit, e -> { });
+                task.firstFailure = task.firstFailure == null ? now : task.firstFailure;
+                task.lastFailure = now;
+                task.heldSince = task.heldSince == null ? now : task.heldSince;
+                long delay = retryLaterBackoff.apply(attempt);
+                log.info("{}: {} answered RETRY_LATER ({}), attempt {} of {}; calling again in {} ms", task.source(),
+                        task.kind, decision.reason(), attempt, settings.retryLaterMaxAttempts(), delay);
+                if (owned) {
+                    scheduler.schedule(() -> mailbox.add(() -> ready.addLast(task)), delay, TimeUnit.MILLISECONDS);
+                }
+            }
+            case PARK -> {
+                write(audit, e -> { });
+                task.firstFailure = task.firstFailure == null ? now : task.firstFailure;
+                task.lastFailure = now;
+                log.warn("{}: parked {} {} {} after {} attempt(s): {} {}", task.source(), task.kind,
+                        task.task.target().bucket(), task.task.target().objectPath(), attempt, decision.outcome(),
+                        decision.reason());
+                DeadLetter letter = new DeadLetter(task.task, decision.outcome(), decision.reason(), attempt,
+                        task.firstFailure, now, task.source(), null);
+                write(recorder.park(task.partition.partition(), task.lane, letter, now), e -> {
+                    metrics.parked(task.kind.name(), decision.outcome());
+                    finishInLane(task);
+                });
+            }
+        }
+    }
+
+    private void finishInLane(PendingTask task) {
+        if (work.get(task.partition) != task.owner) {
+            return;
+        }
+        buffered--;
+        task.owner.finishHead(task).ifPresent(ready::addLast);
+    }
+
+    /**
+     * Runs {@code then} on the loop's thread once a record is acknowledged. A record Kafka would not take after its
+     * own retries means the cluster is unusable: the loop stops and the service fails, leaving the task unfinished
+     * for the next run rather than finishing it without its trail.
+     */
+    private void write(CompletableFuture<Void> sent, java.util.function.Consumer<Void> then) {
+        writing++;
+        sent.whenComplete((ignored, error) -> mailbox.add(() -> {
+            writing--;
+            if (error != null) {
+                throw new IllegalStateException("cannot write the record of a finished task: " + error, error);
+            }
+            then.accept(null);
+        }));
+    }
+
+    private void runMailbox() {
+        for (Runnable r = mailbox.poll(); r != null; r = mailbox.poll()) {
+            r.run();
+        }
+    }
+
+    private void drain(long deadlineNanos) {
+        log.info("stopping: waiting for {} call(s) in flight and {} record(s) being written", inFlight, writing);
+        while ((inFlight > 0 || writing > 0) && System.nanoTime() < deadlineNanos) {
+            runMailbox();
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        runMailbox();
+        if (inFlight > 0 || writing > 0) {
+            log.warn("stopped with {} call(s) unanswered; their tasks stay uncommitted and run again on restart",
+                    inFlight);
+        }
+    }
+
+    private void commit(Collection<TopicPartition> partitions, boolean sync) {
+        lastCommitNanos = System.nanoTime();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            PartitionWork w = work.get(tp);
+            if (w == null) {
+                continue;
+            }
+            w.committable().ifPresent(offset -> {
+                if (!Long.valueOf(offset).equals(committed.get(tp))) {
+                    offsets.put(tp, new OffsetAndMetadata(offset));
+                }
+            });
+        }
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
+            if (sync) {
+                consumer.commitSync(offsets);
+                offsets.forEach((tp, o) -> committed.put(tp, o.offset()));
+            } else {
+                consumer.commitAsync(offsets, (done, error) -> {
+                    if (error != null) {
+                        log.warn("offset commit failed (the next one covers it): {}", error.toString());
+                    } else {
+                        done.forEach((tp, o) -> committed.put(tp, o.offset()));
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            log.warn("offset commit failed: {}", e.toString());
+        }
+    }
+
+    private void publishGauges() {
+        metrics.inFlight(inFlight);
+        metrics.buffered(buffered);
+        Instant now = clock.instant();
+        Map<Integer, Duration> held = new HashMap<>();
+        work.forEach((tp, w) -> held.put(tp.partition(), w.held(now)));
+        metrics.held(held);
+    }
+
+    private static String keyOf(ConsumerRecord<byte[], byte[]> record) {
+        return record.key() == null ? "" : new String(record.key(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            work.put(tp, new PartitionWork());
+        }
+        log.info("assigned {} partition(s) of {}: {}", partitions.size(), topic, partitions);
+        reshare();
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        commit(partitions, true);
+        release(partitions);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        release(partitions);
+    }
+
+    private void release(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            PartitionWork w = work.remove(tp);
+            committed.remove(tp);
+            if (w != null) {
+                buffered -= w.unfinished();
+            }
+        }
+        ready.removeIf(task -> partitions.contains(task.partition));
+        if (!partitions.isEmpty()) {
+            log.info("released {} partition(s) of {}: {}", partitions.size(), topic, partitions);
+        }
+        reshare();
+    }
+
+    /** This instance's share of the group's rate follows the share of partitions it holds. */
+    private void reshare() {
+        metrics.partitions(work.size());
+        double group = settings.deletesPerSecond();
+        if (group <= 0) {
+            caller.rate(0);
+        } else if (!work.isEmpty()) {
+            caller.rate(group * work.size() / Math.max(totalPartitions, work.size()));
+            log.info("rate share: {} of {} deletes/s for {} of {} partitions",
+                    String.format(Locale.ROOT, "%.2f", caller.rate()), group, work.size(), totalPartitions);
+        }
+    }
+}

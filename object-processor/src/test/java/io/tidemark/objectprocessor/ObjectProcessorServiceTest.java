@@ -1,0 +1,185 @@
+package io.tidemark.objectprocessor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tidemark.emulator.s3.S3Gateway;
+import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.messages.DeadLetter;
+import io.tidemark.messages.LifecycleEvent;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The object processor against a real broker and the emulator's LifecycleDelete. */
+@LocalClusterTest
+class ObjectProcessorServiceTest {
+
+    @Test
+    void shouldFinishEachTaskByItsOutcomeAndParkWhatCannotFinish(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "outcomes",
+                Map.of("object-processor.retry-later.max.attempts", "3"))) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("plain", false);
+            s3.createBucket("locked", true);
+            for (String key : List.of("expire-me", "drifted", "blocked")) {
+                s3.putObject("plain", key, 10, Map.of(), Map.of());
+            }
+            s3.putObject("locked", "held", 10, Map.of(), Map.of());
+            s3.putLegalHold("locked", "held", null, true);
+
+            ObjectTask done = f.expiration("plain", "expire-me");
+            ObjectTask stale = f.expiration("plain", "drifted");
+            s3.drift("plain", "drifted", null);
+            ObjectTask skipped = f.expiration("locked", "held");
+            ObjectTask blocked = f.expiration("plain", "blocked");
+            f.emulator.faults().force("plain", "blocked", LifecycleDeleteOutcome.BLOCKED, "FATAL_EVENT_ERROR: test");
+            f.publish(List.of(done, stale, skipped, blocked));
+            f.startProcessor();
+
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            assertThat(s3.latest("plain", "expire-me")).isEmpty();
+            assertThat(s3.latest("plain", "drifted")).as("identity changed: kept").isPresent();
+            assertThat(s3.latest("locked", "held")).as("legal hold: kept").isPresent();
+            assertThat(s3.latest("plain", "blocked")).isPresent();
+            Map<String, List<String>> outcomes = f.outcomesByAction();
+            assertThat(outcomes.get(done.actionId())).containsExactly("DONE");
+            assertThat(outcomes.get(stale.actionId())).containsExactly("NOOP_RESOLVED");
+            assertThat(outcomes.get(skipped.actionId())).containsExactly("SKIPPED_OBJECT_LOCK");
+            assertThat(outcomes.get(blocked.actionId())).containsExactly("BLOCKED", "PARKED");
+            assertThat(f.deadLetters()).singleElement().satisfies(d -> {
+                assertThat(d.task().actionId()).isEqualTo(blocked.actionId());
+                assertThat(d.outcome()).isEqualTo("BLOCKED");
+                assertThat(d.reason()).contains("FATAL_EVENT_ERROR");
+                assertThat(d.attempts()).isEqualTo(1);
+                assertThat(d.source()).contains("object-tasks/");
+            });
+        }
+    }
+
+    @Test
+    void shouldHoldAnObjectOnRetryLaterThenParkItWhileOtherObjectsGoOn(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "retry-later", Map.of(
+                "object-processor.retry-later.max.attempts", "4",
+                "object-processor.retry.backoff.initial.ms", "700",
+                "object-processor.retry.backoff.max.ms", "700"))) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("b", false);
+            s3.putObject("b", "stuck", 10, Map.of(), Map.of());
+            List<String> others = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                others.add("other-" + i);
+                s3.putObject("b", "other-" + i, 10, Map.of(), Map.of());
+            }
+            f.emulator.faults().force("b", "stuck", LifecycleDeleteOutcome.RETRY_LATER, "PENDING_LATEST_POINTER");
+            ObjectTask first = f.expiration("b", "stuck");
+            // A second task of the same object, written after the first: it must wait for the first to finish.
+            ObjectTask second = f.expiration("b", "stuck");
+            long firstOffset = f.publish(List.of(first)).get(0);
+            f.publish(others.stream().map(k -> f.expiration("b", k)).toList());
+            f.publish(List.of(second));
+            int partition = io.tidemark.topics.ShardPartitioner.shardOf(ProcessorFixture.key(first),
+                    f.topics.objectTasks().partitions());
+            f.startProcessor();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> others.stream().allMatch(k -> s3.latest("b", k).isEmpty()));
+            // The held task holds its partition's cursor: nothing at or past it is committed yet.
+            assertThat(f.committedOffsets().getOrDefault(partition, 0L)).isLessThanOrEqualTo(firstOffset);
+
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            Map<String, List<String>> outcomes = f.outcomesByAction();
+            assertThat(outcomes.get(first.actionId()))
+                    .containsExactly("RETRY_LATER", "RETRY_LATER", "RETRY_LATER", "RETRY_LATER", "PARKED");
+            // The second task ran only after the first was parked, and met the same answer.
+            List<LifecycleEvent> events = f.events();
+            int parkedAt = indexOf(events, first.actionId(), "PARKED");
+            int secondAt = indexOf(events, second.actionId(), "RETRY_LATER");
+            assertThat(secondAt).isGreaterThan(parkedAt);
+            assertThat(f.deadLetters()).extracting(DeadLetter::outcome).containsOnly("RETRY_LATER");
+            assertThat(f.deadLetters()).filteredOn(d -> d.task().actionId().equals(first.actionId()))
+                    .singleElement().satisfies(d -> {
+                        assertThat(d.attempts()).isEqualTo(4);
+                        assertThat(d.firstFailure()).isBefore(d.lastFailure());
+                    });
+        }
+    }
+
+    @Test
+    void shouldParkPoisonRecordsAndInvalidTasksAndGoOn(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "poison", Map.of())) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("v", false);
+            s3.setVersioning("v", io.tidemark.lifecycle.engine.BucketVersioning.ENABLED);
+            String v1 = s3.putObject("v", "k", 10, Map.of(), Map.of());
+            s3.putObject("v", "k", 11, Map.of(), Map.of());
+            ObjectTask valid = f.expiration("v", "k");
+            // An expiration naming a version would, on the real gateway, put a marker on whatever is latest.
+            ObjectTask namesVersion = new ObjectTask("names-version", "expire", "EXPIRATION_DAYS",
+                    new ObjectTask.Target("v", "k", v1), valid.details());
+            ObjectTask noIdentity = new ObjectTask("no-identity", "expire", "EXPIRATION_DAYS",
+                    new ObjectTask.Target("v", "k", ""), new ObjectTask.Details(null, "r", null, Instant.now(),
+                    "replay", null));
+            String key = ProcessorFixture.key(valid);
+            f.publishRaw(key, "{not json".getBytes(StandardCharsets.UTF_8)).get();
+            f.publish(List.of(namesVersion, noIdentity, valid));
+            f.startProcessor();
+
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            assertThat(f.outcomesByAction().get(valid.actionId())).containsExactly("DONE");
+            assertThat(s3.latest("v", "k").orElseThrow().deleteMarker()).isTrue();
+            assertThat(s3.version("v", "k", v1)).as("the named version is untouched").isPresent();
+            assertThat(f.deadLetters()).extracting(DeadLetter::outcome).containsOnly("INVALID");
+            assertThat(f.deadLetters()).extracting(DeadLetter::reason).anySatisfy(r -> assertThat(r)
+                    .contains("not a readable object task"))
+                    .anySatisfy(r -> assertThat(r).contains("must name no version"))
+                    .anySatisfy(r -> assertThat(r).contains("no expected identity"));
+            assertThat(f.deadLetters()).filteredOn(d -> d.task() == null).singleElement()
+                    .satisfies(d -> assertThat(new String(java.util.Base64.getDecoder().decode(d.rawValue()),
+                            StandardCharsets.UTF_8)).isEqualTo("{not json"));
+        }
+    }
+
+    @Test
+    void shouldCompleteEveryTaskWhenAThirdOfCallsFailInTransport(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "unavailable", Map.of())) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("b", false);
+            List<ObjectTask> tasks = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                s3.putObject("b", "k" + i, 10, Map.of(), Map.of());
+                tasks.add(f.expiration("b", "k" + i));
+            }
+            f.emulator.faults().setUnavailableProbability(0.3);
+            f.publish(tasks);
+            ObjectProcessorService service = f.startProcessor();
+
+            f.awaitAllCommitted(Duration.ofSeconds(90));
+            for (int i = 0; i < 200; i++) {
+                assertThat(s3.latest("b", "k" + i)).isEmpty();
+            }
+            assertThat(f.deadLetters()).isEmpty();
+            assertThat(service.metrics().finishedCount("DONE")).isEqualTo(200);
+            assertThat(f.outcomesByAction().values()).allSatisfy(o -> assertThat(o).containsExactly("DONE"));
+        }
+    }
+
+    private static int indexOf(List<LifecycleEvent> events, String actionId, String outcome) {
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i).actionId().equals(actionId) && events.get(i).outcome().equals(outcome)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

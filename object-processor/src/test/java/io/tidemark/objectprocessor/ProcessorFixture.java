@@ -1,0 +1,215 @@
+package io.tidemark.objectprocessor;
+
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.emulator.s3.LifecycleDeleteHandler;
+import io.tidemark.emulator.s3.ObjectVersionInfo;
+import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.messages.DeadLetter;
+import io.tidemark.messages.LifecycleEvent;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.topics.ShardPartitioner;
+import io.tidemark.topics.TopicAdmin;
+import io.tidemark.topics.TopicReader;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.topics.TopicSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * One object-processor deployment for a test: its own emulator and topic prefix on the shared cluster, a producer
+ * of tasks made from the emulator's live entries, and readers of what the processor committed.
+ */
+final class ProcessorFixture implements AutoCloseable {
+
+    final FilerEmulator emulator;
+    final Map<String, String> settings;
+    final TidemarkConfig config;
+    final TopicRegistry topics;
+    private final Admin admin;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    private ProcessorFixture(FilerEmulator emulator, Map<String, String> settings) throws Exception {
+        this.emulator = emulator;
+        this.settings = settings;
+        this.config = new TidemarkConfig(settings);
+        this.topics = TopicRegistry.from(config);
+        this.admin = Admin.create(config.adminProperties());
+        new TopicAdmin(admin, (short) -1).ensure(List.of(topics.objectTasks(), topics.objectTasksDlq(),
+                topics.lifecycleEvents()));
+        // Not idempotent, one request at a time: an idempotent producer writing to a topic created a moment ago was
+        // seen to get NOT_LEADER_OR_FOLLOWER and then OUT_OF_ORDER_SEQUENCE_NUMBER for good on the embedded broker.
+        Map<String, Object> producerProperties = config.producerProperties();
+        producerProperties.put("enable.idempotence", false);
+        producerProperties.put("max.in.flight.requests.per.connection", 1);
+        producerProperties.put("acks", "all");
+        this.producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    static ProcessorFixture start(LocalCluster cluster, ClusterNamespace ns, String name, Map<String, String> extra)
+            throws Exception {
+        FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral(), Clock.systemUTC()).start();
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
+        settings.put("zookeeper.connect", cluster.zookeeperConnect());
+        settings.put("s3.grpc.address", emulator.s3GrpcAddress());
+        settings.put("filer.address", emulator.filerAddress());
+        settings.put("topic.prefix", ns.topicPrefix() + name + ".");
+        settings.put("shard.bits", "2");
+        settings.put("management.host", "127.0.0.1");
+        settings.put("management.port", "0");
+        settings.put("object-processor.deletes.per.second", "0");
+        settings.put("object-processor.retry.backoff.initial.ms", "50");
+        settings.put("object-processor.retry.backoff.max.ms", "200");
+        settings.put("object-processor.transport.backoff.initial.ms", "10");
+        settings.put("object-processor.transport.backoff.max.ms", "100");
+        settings.put("object-processor.commit.interval.ms", "100");
+        settings.put("object-processor.status.interval.ms", "1000");
+        settings.put("kafka.consumer.session.timeout.ms", "6000");
+        settings.put("kafka.consumer.heartbeat.interval.ms", "500");
+        settings.putAll(extra);
+        return new ProcessorFixture(emulator, settings);
+    }
+
+    ObjectProcessorService startProcessor() {
+        ObjectProcessorService service = new ObjectProcessorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+        owned.add(service);
+        service.start();
+        return service;
+    }
+
+    String[] settingsArguments() {
+        return settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+    }
+
+    /** An expiration of the current version of {@code key}, decided on the entry as it is now. */
+    ObjectTask expiration(String bucket, String key) {
+        ObjectVersionInfo latest = emulator.s3().latest(bucket, key).orElseThrow();
+        return task(bucket, key, "", "EXPIRATION_DAYS", "expire", LifecycleDeleteHandler.identity(latest.entry()));
+    }
+
+    static ObjectTask task(String bucket, String path, String versionId, String kind, String action,
+                           EntryIdentity identity) {
+        ObjectTask.ExpectedIdentity expected = identity == null ? null : new ObjectTask.ExpectedIdentity(
+                identity.mtimeNs(), identity.size(), identity.headFid(), HexFormat.of().formatHex(identity.extendedHash()));
+        return new ObjectTask(UUID.randomUUID().toString(), action, kind, new ObjectTask.Target(bucket, path, versionId),
+                new ObjectTask.Details(expected, "rule-1", "0102030405060708", Instant.now(), "replay", null));
+    }
+
+    /** Publishes tasks keyed and partitioned like the producers of {@code object-tasks} do; returns their offsets. */
+    List<Long> publish(List<ObjectTask> tasks) throws Exception {
+        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
+        for (ObjectTask t : tasks) {
+            sent.add(publishRaw(key(t), topics.objectTasks().valueSerde().serializer()
+                    .serialize(topics.objectTasks().name(), t)));
+        }
+        List<Long> offsets = new ArrayList<>();
+        for (var f : sent) {
+            offsets.add(f.get().offset());
+        }
+        return offsets;
+    }
+
+    java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> publishRaw(String key, byte[] value) {
+        String name = topics.objectTasks().name();
+        return producer.send(new ProducerRecord<>(name, ShardPartitioner.shardOf(key, topics.objectTasks().partitions()),
+                key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value));
+    }
+
+    static String key(ObjectTask t) {
+        String path = t.target().objectPath();
+        return ShardPartitioner.key(t.target().bucket(), path);
+    }
+
+    List<LifecycleEvent> events() {
+        return read(topics.lifecycleEvents());
+    }
+
+    List<DeadLetter> deadLetters() {
+        return read(topics.objectTasksDlq());
+    }
+
+    /** Per actionId, the outcomes recorded for it, in order. */
+    Map<String, List<String>> outcomesByAction() {
+        return events().stream().collect(Collectors.groupingBy(LifecycleEvent::actionId, LinkedHashMap::new,
+                Collectors.mapping(LifecycleEvent::outcome, Collectors.toList())));
+    }
+
+    private <V> List<V> read(TopicSpec<String, V> topic) {
+        List<V> values = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readerProperties(), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            TopicReader.readToEnd(consumer, topic.name(), topic.partitions(), Duration.ofSeconds(30),
+                    r -> values.add(topic.valueSerde().deserializer().deserialize(topic.name(), r.value())));
+        }
+        return values;
+    }
+
+    private Map<String, Object> readerProperties() {
+        Map<String, Object> p = config.consumerProperties();
+        p.put("isolation.level", "read_committed");
+        return p;
+    }
+
+    /** The group's committed offset per partition of {@code object-tasks}. */
+    Map<Integer, Long> committedOffsets() throws ExecutionException, InterruptedException {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
+                ProcessorSettings.groupId(config)).partitionsToOffsetAndMetadata().get();
+        return offsets.entrySet().stream().filter(e -> e.getValue() != null)
+                .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset()));
+    }
+
+    Map<Integer, Long> endOffsets() throws ExecutionException, InterruptedException {
+        Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
+        for (int p = 0; p < topics.objectTasks().partitions(); p++) {
+            request.put(new TopicPartition(topics.objectTasks().name(), p), OffsetSpec.latest());
+        }
+        return admin.listOffsets(request).all().get().entrySet().stream()
+                .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset()));
+    }
+
+    /** Waits until the group has committed every task published so far. */
+    void awaitAllCommitted(Duration timeout) {
+        await().atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Map<Integer, Long> end = endOffsets();
+            Map<Integer, Long> committed = committedOffsets();
+            return end.entrySet().stream().allMatch(e -> e.getValue() == 0
+                    || e.getValue().equals(committed.get(e.getKey())));
+        });
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            owned.get(i).close();
+        }
+        producer.close();
+        admin.close();
+        emulator.close();
+    }
+}
