@@ -1,7 +1,9 @@
 package io.tidemark.cli;
 
 import io.tidemark.cli.config.ConfigCommand;
+import io.tidemark.cli.dlq.DlqCommand;
 import io.tidemark.cli.emulator.EmulatorCommand;
+import io.tidemark.cli.objectprocessor.ObjectProcessorCommand;
 import io.tidemark.cli.platform.LocalClusterCommand;
 import io.tidemark.cli.platform.TopicsCommand;
 import io.tidemark.cli.populator.PopulatorCommand;
@@ -13,6 +15,6 @@ import picocli.CommandLine.Command;
         versionProvider = TidemarkVersion.class,
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
         subcommands = {RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
-            ConfigCommand.class, PopulatorCommand.class})
+            ConfigCommand.class, PopulatorCommand.class, ObjectProcessorCommand.class, DlqCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 }

@@ -109,10 +109,18 @@ public final class ObjectProcessorService extends ManagedService {
         return properties;
     }
 
-    static Map<String, Object> producerProperties(TidemarkConfig config) {
+    /**
+     * The producer of audit records and dead letters. One request in flight per connection by default: Kafka 4.3's
+     * broker accepts any first sequence number on a partition with no producer state, so when a request reaches a
+     * partition created a moment ago before the broker applied it (NOT_LEADER_OR_FOLLOWER) and the next request
+     * does not, the first one's records can never be written and are lost when their delivery timeout ends
+     * (KAFKA-15591, seen here on the embedded broker). With one request in flight nothing overtakes a retry.
+     */
+    public static Map<String, Object> producerProperties(TidemarkConfig config) {
         Map<String, Object> properties = config.producerProperties();
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
         properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        properties.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         properties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         return properties;
     }

@@ -127,6 +127,15 @@ public final class ProcessorMetrics {
         return parked.sum();
     }
 
+    /** This instance's share of the group's rate, in deletes per second (0: no limit). */
+    public double rateShare() {
+        return rate;
+    }
+
+    public int assignedPartitions() {
+        return partitions.get();
+    }
+
     public int inFlight() {
         return inFlight.get();
     }

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -59,6 +60,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final Map<TopicPartition, PartitionWork> work = new HashMap<>();
     private final ArrayDeque<PendingTask> ready = new ArrayDeque<>();
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
+    private final Semaphore arrived = new Semaphore(0);
     private final Map<TopicPartition, Long> committed = new HashMap<>();
     private int inFlight;
     private int writing;
@@ -106,8 +108,12 @@ public final class TaskLoop implements ConsumerRebalanceListener {
 
     private void step() {
         flowControl();
-        Duration timeout = !mailbox.isEmpty() ? Duration.ZERO
-                : inFlight > 0 || writing > 0 ? Duration.ofMillis(5) : Duration.ofMillis(100);
+        Duration timeout = Duration.ofMillis(100);
+        if (inFlight > 0 || writing > 0 || !mailbox.isEmpty()) {
+            // Answers are due: wait for the first of them rather than inside poll, which they cannot interrupt.
+            awaitArrival(Duration.ofMillis(5));
+            timeout = Duration.ZERO;
+        }
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
             accept(record);
         }
@@ -118,6 +124,16 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             commit(work.keySet(), false);
         }
         publishGauges();
+    }
+
+    private void awaitArrival(Duration atMost) {
+        try {
+            if (mailbox.isEmpty()) {
+                arrived.tryAcquire(atMost.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void flowControl() {
@@ -178,7 +194,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             int attempt = ++task.attempts;
             inFlight++;
             caller.call(task.request).whenComplete((response, error) ->
-                    mailbox.add(() -> answered(task, attempt, response, error)));
+                    post(() -> answered(task, attempt, response, error)));
         }
     }
 
@@ -210,7 +226,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                 log.info("{}: {} answered RETRY_LATER ({}), attempt {} of {}; calling again in {} ms", task.source(),
                         task.kind, decision.reason(), attempt, settings.retryLaterMaxAttempts(), delay);
                 if (owned) {
-                    scheduler.schedule(() -> mailbox.add(() -> ready.addLast(task)), delay, TimeUnit.MILLISECONDS);
+                    scheduler.schedule(() -> post(() -> ready.addLast(task)), delay, TimeUnit.MILLISECONDS);
                 }
             }
             case PARK -> {
@@ -245,7 +261,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
      */
     private void write(CompletableFuture<Void> sent, java.util.function.Consumer<Void> then) {
         writing++;
-        sent.whenComplete((ignored, error) -> mailbox.add(() -> {
+        sent.whenComplete((ignored, error) -> post(() -> {
             writing--;
             if (error != null) {
                 throw new IllegalStateException("cannot write the record of a finished task: " + error, error);
@@ -254,7 +270,14 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         }));
     }
 
+    /** Hands work to the loop's thread and wakes it if it waits for answers. */
+    private void post(Runnable work) {
+        mailbox.add(work);
+        arrived.release();
+    }
+
     private void runMailbox() {
+        arrived.drainPermits();
         for (Runnable r = mailbox.poll(); r != null; r = mailbox.poll()) {
             r.run();
         }

@@ -174,6 +174,39 @@ class ObjectProcessorServiceTest {
         }
     }
 
+    @Test
+    void shouldReplayParkedTasksOnRequestAndHarmlesslyTwice(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "replay", Map.of())) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("b", false);
+            s3.createBucket("other", false);
+            s3.putObject("b", "k", 10, Map.of(), Map.of());
+            s3.putObject("other", "k", 10, Map.of(), Map.of());
+            f.emulator.faults().force("b", "k", LifecycleDeleteOutcome.BLOCKED, "gateway said no");
+            f.emulator.faults().force("other", "k", LifecycleDeleteOutcome.BLOCKED, "gateway said no");
+            ObjectTask task = f.expiration("b", "k");
+            ObjectTask otherTask = f.expiration("other", "k");
+            f.publish(List.of(task, otherTask));
+            f.startProcessor();
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            DeadLetters deadLetters = new DeadLetters(f.config);
+            assertThat(deadLetters.read(Duration.ofSeconds(30))).hasSize(2);
+
+            f.emulator.faults().clearAll();
+            List<DeadLetters.Parked> chosen = deadLetters.read(Duration.ofSeconds(30)).stream()
+                    .filter(p -> "b".equals(p.bucket())).toList();
+            assertThat(deadLetters.replay(chosen, java.time.Clock.systemUTC()).sent()).hasSize(1);
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            assertThat(s3.latest("b", "k")).isEmpty();
+            assertThat(s3.latest("other", "k")).as("not chosen, not replayed").isPresent();
+
+            deadLetters.replay(chosen, java.time.Clock.systemUTC());
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            assertThat(f.outcomesByAction().get(task.actionId()))
+                    .containsExactly("BLOCKED", "PARKED", "REPLAYED", "DONE", "REPLAYED", "NOOP_RESOLVED");
+        }
+    }
+
     private static int indexOf(List<LifecycleEvent> events, String actionId, String outcome) {
         for (int i = 0; i < events.size(); i++) {
             if (events.get(i).actionId().equals(actionId) && events.get(i).outcome().equals(outcome)) {

@@ -62,12 +62,9 @@ final class ProcessorFixture implements AutoCloseable {
         this.admin = Admin.create(config.adminProperties());
         new TopicAdmin(admin, (short) -1).ensure(List.of(topics.objectTasks(), topics.objectTasksDlq(),
                 topics.lifecycleEvents()));
-        // Not idempotent, one request at a time: an idempotent producer writing to a topic created a moment ago was
-        // seen to get NOT_LEADER_OR_FOLLOWER and then OUT_OF_ORDER_SEQUENCE_NUMBER for good on the embedded broker.
+        // One request in flight: see ObjectProcessorService.producerProperties (KAFKA-15591 on fresh topics).
         Map<String, Object> producerProperties = config.producerProperties();
-        producerProperties.put("enable.idempotence", false);
         producerProperties.put("max.in.flight.requests.per.connection", 1);
-        producerProperties.put("acks", "all");
         this.producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
     }
 

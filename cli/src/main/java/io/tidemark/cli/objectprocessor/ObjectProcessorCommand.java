@@ -1,0 +1,32 @@
+package io.tidemark.cli.objectprocessor;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tidemark.cli.ConfigOptions;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.objectprocessor.ObjectProcessorService;
+import io.tidemark.service.Metrics;
+import io.tidemark.service.ServiceRunner;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "object-processor", mixinStandardHelpOptions = true,
+        description = {"Carries out object tasks through the S3 gateway's identity-checked LifecycleDelete, as a member "
+                + "of the consumer group <topic.prefix>object-processor. Run as many as the topic has partitions; "
+                + "they share object-processor.deletes.per.second by the partitions each holds.",
+            "Serves /metrics, /healthz and /readyz on management.port; SIGTERM lets calls in flight finish."},
+        subcommands = ObjectProcessorBenchCommand.class)
+public final class ObjectProcessorCommand implements Callable<Integer> {
+
+    @Mixin
+    private ConfigOptions options;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        TidemarkConfig config = options.load();
+        PrometheusMeterRegistry registry = Metrics.newRegistry("object-processor");
+        ObjectProcessorService service = new ObjectProcessorService(config, Clock.systemUTC(), registry);
+        return new ServiceRunner(service, config, registry).run(ServiceRunner.Hooks.RUNTIME);
+    }
+}
