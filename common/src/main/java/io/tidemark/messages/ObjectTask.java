@@ -1,6 +1,8 @@
 package io.tidemark.messages;
 
+import io.tidemark.seaweed.EntryIdentity;
 import java.time.Instant;
+import java.util.HexFormat;
 
 /**
  * One lifecycle action to carry out on one object version or upload, the value of {@code object-tasks}.
@@ -26,6 +28,11 @@ public record ObjectTask(String actionId, String action, String kind, Target tar
      * @param extendedHash lower-case hex of the extended-attribute hash, empty when the entry has none
      */
     public record ExpectedIdentity(long mtimeNs, long size, String headFid, String extendedHash) {
+
+        public static ExpectedIdentity of(EntryIdentity identity) {
+            return new ExpectedIdentity(identity.mtimeNs(), identity.size(), identity.headFid(),
+                    HexFormat.of().formatHex(identity.extendedHash()));
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tidemark.topics;
 
 import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serde;
 
 /**
@@ -12,5 +13,11 @@ public record TopicSpec<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerd
 
     public TopicSpec {
         configs = Map.copyOf(configs);
+    }
+
+    /** A record for this topic, key and value serialized with its serdes, on the given partition. */
+    public ProducerRecord<byte[], byte[]> record(int partition, K key, V value) {
+        return new ProducerRecord<>(name, partition, keySerde.serializer().serialize(name, key),
+                valueSerde.serializer().serialize(name, value));
     }
 }

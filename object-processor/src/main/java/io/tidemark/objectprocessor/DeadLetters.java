@@ -16,7 +16,6 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -82,11 +81,11 @@ public final class DeadLetters {
                     continue;
                 }
                 ObjectTask task = replayed(p.letter().task());
-                acks.add(send(producer, topics.objectTasks(), p.partition(), p.key(), task));
-                acks.add(send(producer, topics.lifecycleEvents(), p.partition(), p.key(), TaskRecorder.event(task,
+                acks.add(producer.send(topics.objectTasks().record(p.partition(), p.key(), task)));
+                acks.add(producer.send(topics.lifecycleEvents().record(p.partition(), p.key(), TaskRecorder.event(task,
                         "REPLAYED", "replayed from " + topics.objectTasksDlq().name() + "/" + p.partition() + "@"
                                 + p.offset() + " after " + p.letter().outcome(), p.letter().attempts(),
-                        clock.instant())));
+                        clock.instant()))));
                 sent.add(p);
             }
             for (Future<RecordMetadata> ack : acks) {
@@ -101,12 +100,5 @@ public final class DeadLetters {
         ObjectTask.Details details = d == null ? null : new ObjectTask.Details(d.expectedIdentity(), d.ruleId(),
                 d.ruleHash(), d.dueAt(), "dlq-replay", d.scanId());
         return new ObjectTask(task.actionId(), task.action(), task.kind(), task.target(), details);
-    }
-
-    private static <V> Future<RecordMetadata> send(KafkaProducer<byte[], byte[]> producer, TopicSpec<String, V> topic,
-                                                   int partition, String key, V value) {
-        return producer.send(new ProducerRecord<>(topic.name(), partition,
-                topic.keySerde().serializer().serialize(topic.name(), key),
-                topic.valueSerde().serializer().serialize(topic.name(), value)));
     }
 }

@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The work of one assigned partition: its offsets, and one lane per object so that tasks of one object run in the
@@ -16,6 +18,8 @@ final class PartitionWork {
 
     private final OffsetTracker offsets = new OffsetTracker();
     private final Map<String, ArrayDeque<PendingTask>> lanes = new HashMap<>();
+    /** The heads held by RETRY_LATER, apart from the lanes so that reporting them costs nothing per task. */
+    private final Set<PendingTask> held = new HashSet<>();
 
     /** Notes a record read that needs no call (it is parked unsent); the caller finishes it when that is durable. */
     void read(long offset) {
@@ -30,9 +34,18 @@ final class PartitionWork {
         return lane.size() == 1;
     }
 
+    /** Marks a lane's head as held by RETRY_LATER from {@code now}, unless it already is. */
+    void hold(PendingTask task, Instant now) {
+        if (task.heldSince == null) {
+            task.heldSince = now;
+        }
+        held.add(task);
+    }
+
     /** Finishes a task that ran in a lane; returns the next task of that object, now free to be called. */
     Optional<PendingTask> finishHead(PendingTask task) {
         offsets.finished(task.offset);
+        held.remove(task);
         ArrayDeque<PendingTask> lane = lanes.get(task.lane);
         if (lane == null || lane.peekFirst() != task) {
             throw new IllegalStateException("task " + task.source() + " finished but is not its lane's head");
@@ -60,10 +73,10 @@ final class PartitionWork {
     /** How long the longest-waiting head of a lane has been held by RETRY_LATER. */
     Duration held(Instant now) {
         Duration longest = Duration.ZERO;
-        for (ArrayDeque<PendingTask> lane : lanes.values()) {
-            Instant since = lane.peekFirst().heldSince;
-            if (since != null && Duration.between(since, now).compareTo(longest) > 0) {
-                longest = Duration.between(since, now);
+        for (PendingTask task : held) {
+            Duration waited = Duration.between(task.heldSince, now);
+            if (waited.compareTo(longest) > 0) {
+                longest = waited;
             }
         }
         return longest;

@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class TaskLoop implements ConsumerRebalanceListener {
 
     private static final Logger log = LoggerFactory.getLogger(TaskLoop.class);
+    private static final long GAUGE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long MAX_POLL_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final Consumer<byte[], byte[]> consumer;
     private final String topic;
@@ -67,6 +69,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private int buffered;
     private int totalPartitions;
     private long lastCommitNanos;
+    private long lastGaugesNanos;
+    private long lastPollNanos;
     private volatile boolean polling;
 
     TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
@@ -114,16 +118,22 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             awaitArrival(Duration.ofMillis(5));
             timeout = Duration.ZERO;
         }
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
-            accept(record);
+        // A poll costs more than an answer: skip it while enough work is queued, but never for long.
+        if (ready.size() < settings.maxInFlight() || System.nanoTime() - lastPollNanos >= MAX_POLL_GAP_NANOS) {
+            lastPollNanos = System.nanoTime();
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
+                accept(record);
+            }
+            polling = true;
         }
-        polling = true;
         runMailbox();
         dispatchReady();
         if (System.nanoTime() - lastCommitNanos >= settings.commitInterval().toNanos()) {
             commit(work.keySet(), false);
         }
-        publishGauges();
+        if (System.nanoTime() - lastGaugesNanos >= GAUGE_INTERVAL_NANOS) {
+            publishGauges();
+        }
     }
 
     private void awaitArrival(Duration atMost) {
@@ -221,7 +231,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                 write(audit, e -> { });
                 task.firstFailure = task.firstFailure == null ? now : task.firstFailure;
                 task.lastFailure = now;
-                task.heldSince = task.heldSince == null ? now : task.heldSince;
+                task.owner.hold(task, now);
                 long delay = retryLaterBackoff.apply(attempt);
                 log.info("{}: {} answered RETRY_LATER ({}), attempt {} of {}; calling again in {} ms", task.source(),
                         task.kind, decision.reason(), attempt, settings.retryLaterMaxAttempts(), delay);
@@ -337,6 +347,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     }
 
     private void publishGauges() {
+        lastGaugesNanos = System.nanoTime();
         metrics.inFlight(inFlight);
         metrics.buffered(buffered);
         Instant now = clock.instant();

@@ -7,7 +7,6 @@ import io.tidemark.topics.TopicSpec;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Writes what the processor did: one {@code lifecycle-events} record per attempt (the audit trail) and one
@@ -55,9 +54,7 @@ final class TaskRecorder {
 
     private <V> CompletableFuture<Void> send(TopicSpec<String, V> topic, int partition, String key, V value) {
         CompletableFuture<Void> sent = new CompletableFuture<>();
-        byte[] k = topic.keySerde().serializer().serialize(topic.name(), key);
-        byte[] v = topic.valueSerde().serializer().serialize(topic.name(), value);
-        producer.send(new ProducerRecord<>(topic.name(), partition, k, v), (metadata, error) -> {
+        producer.send(topic.record(partition, key, value), (metadata, error) -> {
             if (error == null) {
                 sent.complete(null);
             } else {

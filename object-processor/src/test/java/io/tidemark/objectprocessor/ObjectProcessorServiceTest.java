@@ -88,8 +88,7 @@ class ObjectProcessorServiceTest {
             long firstOffset = f.publish(List.of(first)).get(0);
             f.publish(others.stream().map(k -> f.expiration("b", k)).toList());
             f.publish(List.of(second));
-            int partition = io.tidemark.topics.ShardPartitioner.shardOf(ProcessorFixture.key(first),
-                    f.topics.objectTasks().partitions());
+            int partition = f.shard(ProcessorFixture.key(first));
             f.startProcessor();
 
             await().atMost(Duration.ofSeconds(30)).until(() -> others.stream().allMatch(k -> s3.latest("b", k).isEmpty()));

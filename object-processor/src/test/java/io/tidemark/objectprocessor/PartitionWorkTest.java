@@ -60,7 +60,7 @@ class PartitionWorkTest {
         PendingTask held = task(0, "b/k");
         work.enqueue(held);
         assertThat(work.held(now)).isZero();
-        held.heldSince = now.minusSeconds(42);
+        work.hold(held, now.minusSeconds(42));
         assertThat(work.held(now)).isEqualTo(Duration.ofSeconds(42));
     }
 

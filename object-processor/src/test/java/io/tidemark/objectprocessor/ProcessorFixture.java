@@ -23,7 +23,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,8 +111,7 @@ final class ProcessorFixture implements AutoCloseable {
 
     static ObjectTask task(String bucket, String path, String versionId, String kind, String action,
                            EntryIdentity identity) {
-        ObjectTask.ExpectedIdentity expected = identity == null ? null : new ObjectTask.ExpectedIdentity(
-                identity.mtimeNs(), identity.size(), identity.headFid(), HexFormat.of().formatHex(identity.extendedHash()));
+        ObjectTask.ExpectedIdentity expected = identity == null ? null : ObjectTask.ExpectedIdentity.of(identity);
         return new ObjectTask(UUID.randomUUID().toString(), action, kind, new ObjectTask.Target(bucket, path, versionId),
                 new ObjectTask.Details(expected, "rule-1", "0102030405060708", Instant.now(), "replay", null));
     }
@@ -122,8 +120,7 @@ final class ProcessorFixture implements AutoCloseable {
     List<Long> publish(List<ObjectTask> tasks) throws Exception {
         List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
         for (ObjectTask t : tasks) {
-            sent.add(publishRaw(key(t), topics.objectTasks().valueSerde().serializer()
-                    .serialize(topics.objectTasks().name(), t)));
+            sent.add(producer.send(topics.objectTasks().record(shard(key(t)), key(t), t)));
         }
         List<Long> offsets = new ArrayList<>();
         for (var f : sent) {
@@ -133,9 +130,12 @@ final class ProcessorFixture implements AutoCloseable {
     }
 
     java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> publishRaw(String key, byte[] value) {
-        String name = topics.objectTasks().name();
-        return producer.send(new ProducerRecord<>(name, ShardPartitioner.shardOf(key, topics.objectTasks().partitions()),
+        return producer.send(new ProducerRecord<>(topics.objectTasks().name(), shard(key),
                 key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value));
+    }
+
+    int shard(String key) {
+        return ShardPartitioner.shardOf(key, topics.objectTasks().partitions());
     }
 
     static String key(ObjectTask t) {

@@ -19,13 +19,11 @@ import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +31,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -185,14 +182,11 @@ final class ObjectProcessorBenchmark {
             for (String key : keys) {
                 EntryIdentity id = LifecycleDeleteHandler.identity(s3.latest(bucket, key).orElseThrow().entry());
                 ObjectTask task = new ObjectTask(bucket + "/" + key, "expire", "EXPIRATION_DAYS",
-                        new ObjectTask.Target(bucket, key, ""), new ObjectTask.Details(new ObjectTask.ExpectedIdentity(
-                        id.mtimeNs(), id.size(), id.headFid(), HexFormat.of().formatHex(id.extendedHash())), "bench",
-                        "0000000000000000", Instant.now(), "bench", null));
+                        new ObjectTask.Target(bucket, key, ""), new ObjectTask.Details(
+                        ObjectTask.ExpectedIdentity.of(id), "bench", "0000000000000000", Instant.now(), "bench", null));
                 String recordKey = ShardPartitioner.key(bucket, key);
-                producer.send(new ProducerRecord<>(topics.objectTasks().name(),
-                        ShardPartitioner.shardOf(recordKey, topics.objectTasks().partitions()),
-                        recordKey.getBytes(StandardCharsets.UTF_8),
-                        topics.objectTasks().valueSerde().serializer().serialize(topics.objectTasks().name(), task)));
+                producer.send(topics.objectTasks().record(
+                        ShardPartitioner.shardOf(recordKey, topics.objectTasks().partitions()), recordKey, task));
             }
             producer.flush();
         }

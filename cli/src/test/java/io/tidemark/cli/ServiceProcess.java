@@ -1,0 +1,88 @@
+package io.tidemark.cli;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A {@code tidemark <service>} started as its own process, as an operator starts it: its log collected, its
+ * management port read from the log, its probes and metrics fetched over HTTP, and SIGTERM sent to stop it.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Pattern PORT = Pattern.compile("management on port (\\d+)");
+
+    private final Process process;
+    private final Thread reader;
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private final int port;
+
+    private ServiceProcess(Process process) {
+        this.process = process;
+        this.reader = new Thread(() -> new BufferedReader(new InputStreamReader(process.getErrorStream(),
+                StandardCharsets.UTF_8)).lines().forEach(log::add));
+        reader.setDaemon(true);
+        reader.start();
+        this.port = await().atMost(Duration.ofSeconds(60)).until(() -> log.stream().map(PORT::matcher)
+                .filter(Matcher::find).map(m -> Integer.parseInt(m.group(1))).findFirst().orElse(-1), p -> p > 0);
+    }
+
+    /** Starts {@code tidemark <args>} with the given environment, once it has opened its management port. */
+    public static ServiceProcess start(String heap, Map<String, String> environment, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        return new ServiceProcess(builder.start());
+    }
+
+    public List<String> log() {
+        return log;
+    }
+
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Whether {@code /metrics} has a line starting with {@code prefix} and ending with {@code suffix}. */
+    public boolean metric(String prefix, String suffix) throws IOException, InterruptedException {
+        return get("/metrics").body().lines().anyMatch(l -> l.startsWith(prefix) && l.endsWith(suffix));
+    }
+
+    /**
+     * Sends SIGTERM (through the handle: {@code Process.destroy()} would also close our end of its stderr) and
+     * returns its exit status once it ended and its log was read to the end.
+     */
+    public int terminate() throws InterruptedException {
+        process.toHandle().destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the service did not stop within 30 s of SIGTERM");
+        }
+        reader.join(5_000);
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+}
