@@ -173,6 +173,30 @@ class ObjectProcessorServiceTest {
         }
     }
 
+    /**
+     * An expiration decided on v1 that arrives after v2 was written: sent without a version ID, the gateway checks
+     * v1's identity against the latest (v2), refuses, and v2 stays latest with no delete marker over it.
+     */
+    @Test
+    void shouldNotHideANewerVersionWithAStaleExpiration(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "stale-version", Map.of())) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("v", false);
+            s3.setVersioning("v", io.tidemark.lifecycle.engine.BucketVersioning.ENABLED);
+            s3.putObject("v", "k", 10, Map.of(), Map.of());
+            ObjectTask decidedOnV1 = f.expiration("v", "k");
+            String v2 = s3.putObject("v", "k", 20, Map.of(), Map.of());
+            f.publish(List.of(decidedOnV1));
+            f.startProcessor();
+
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            assertThat(f.outcomesByAction().get(decidedOnV1.actionId())).containsExactly("NOOP_RESOLVED");
+            assertThat(s3.latest("v", "k").orElseThrow().versionId()).isEqualTo(v2);
+            assertThat(s3.latest("v", "k").orElseThrow().deleteMarker()).isFalse();
+            assertThat(s3.versions("v", "k")).hasSize(2);
+        }
+    }
+
     @Test
     void shouldReplayParkedTasksOnRequestAndHarmlesslyTwice(LocalCluster cluster, ClusterNamespace ns) throws Exception {
         try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "replay", Map.of())) {

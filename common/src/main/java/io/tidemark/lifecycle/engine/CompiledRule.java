@@ -167,8 +167,11 @@ public final class CompiledRule {
                 return null;
             }
         }
-        return match(LifecycleAction.DELETE_VERSION, ActionKind.NONCURRENT_DAYS,
-                calendar.dueAt(version.noncurrentSince(), noncurrentDays));
+        // Days count from demotion; with no demotion time known the version is not due (the caller counts it).
+        return version.noncurrentSince()
+                .map(since -> match(LifecycleAction.DELETE_VERSION, ActionKind.NONCURRENT_DAYS,
+                        calendar.dueAt(since, noncurrentDays)))
+                .orElse(null);
     }
 
     /**

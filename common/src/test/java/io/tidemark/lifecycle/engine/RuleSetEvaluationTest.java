@@ -224,12 +224,18 @@ class RuleSetEvaluationTest {
             assertThat(after.due().orElseThrow().kind()).isEqualTo(ActionKind.NONCURRENT_DAYS);
         }
 
+        /**
+         * NoncurrentDays count from when the version became noncurrent. A long-lived version demoted a moment ago
+         * must not be due at once because its own mtime is old: with no demotion time known, it is not due.
+         */
         @Test
-        void shouldUseTheVersionsOwnMtimeWhenTheSuccessorIsUnknown() {
+        void shouldNotExpireANoncurrentVersionWhoseDemotionTimeIsUnknown() {
             RuleSet rs = rules(rule("r", "", noncurrent(30)));
             var v = new ObjectVersion("a", 1, Map.of(), t("2024-01-01T00:00:00Z"), false, false, "v1", null, 2, 0);
-            assertThat(rs.evaluate(v, ENABLED, t("2024-01-31T00:00:00Z")).action())
-                    .isEqualTo(LifecycleAction.DELETE_VERSION);
+            Evaluation evaluation = rs.evaluate(v, ENABLED, t("2025-01-31T00:00:00Z"));
+            assertThat(evaluation.action()).isEqualTo(LifecycleAction.NONE);
+            assertThat(evaluation.upcoming()).isEmpty();
+            assertThat(v.noncurrentSince()).isEmpty();
         }
 
         @Test
