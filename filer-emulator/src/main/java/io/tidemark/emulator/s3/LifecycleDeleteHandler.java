@@ -49,6 +49,10 @@ public final class LifecycleDeleteHandler {
         if (request.getBucket().isEmpty() || request.getObjectPath().isEmpty()) {
             return answer(LifecycleDeleteOutcome.BLOCKED, "FATAL_EVENT_ERROR: empty bucket or object path");
         }
+        Optional<String> malformed = malformed(request);
+        if (malformed.isPresent()) {
+            return answer(LifecycleDeleteOutcome.BLOCKED, "FATAL_EVENT_ERROR: " + malformed.get());
+        }
         try {
             synchronized (gateway.store()) {
                 if (request.getActionKind() == S3LifecycleProto.ActionKind.ABORT_MPU) {
@@ -57,8 +61,23 @@ public final class LifecycleDeleteHandler {
                 return deleteObject(request);
             }
         } catch (S3Exception e) {
-            return answer(LifecycleDeleteOutcome.RETRY_LATER, "TRANSPORT_ERROR: " + e.getMessage());
+            // The gateway refused the request itself (a key it does not support): asking again cannot help.
+            return answer(LifecycleDeleteOutcome.BLOCKED, "FATAL_EVENT_ERROR: " + e.code() + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * What makes a request impossible whatever the bucket holds: an unknown kind, or a version action without a
+     * version. Refused before the lookup, so that a missing object cannot turn it into a NOOP (upstream dispatches
+     * on the kind only after fetching the entry; see docs/filer-emulator.md).
+     */
+    private static Optional<String> malformed(LifecycleDeleteRequest request) {
+        return switch (request.getActionKind()) {
+            case EXPIRATION_DAYS, EXPIRATION_DATE, ABORT_MPU -> Optional.empty();
+            case NONCURRENT_DAYS, NEWER_NONCURRENT, EXPIRED_DELETE_MARKER -> request.getVersionId().isEmpty()
+                    ? Optional.of(request.getActionKind() + " needs a version id") : Optional.empty();
+            default -> Optional.of("unsupported action kind " + request.getActionKindValue());
+        };
     }
 
     private LifecycleDeleteResponse abortUpload(LifecycleDeleteRequest request) {
@@ -139,9 +158,6 @@ public final class LifecycleDeleteHandler {
     private LifecycleDeleteResponse deleteVersion(LifecycleDeleteRequest request) {
         String bucket = request.getBucket();
         String key = request.getObjectPath();
-        if (request.getVersionId().isEmpty()) {
-            return answer(LifecycleDeleteOutcome.BLOCKED, "FATAL_EVENT_ERROR: a version action needs a version id");
-        }
         String versionId = request.getVersionId();
         if (request.getActionKind() == S3LifecycleProto.ActionKind.EXPIRED_DELETE_MARKER) {
             Optional<LifecycleDeleteResponse> refused = checkSoleSurvivor(bucket, key, versionId);

@@ -303,6 +303,26 @@ class LifecycleDeleteTest {
         assertThat(s3.latest("b", "k")).isPresent();
     }
 
+    /**
+     * A request that can never succeed is refused as BLOCKED before anything is looked up, so a missing object
+     * cannot turn it into a NOOP counted as resolved, and a key the gateway rejects is not retried for ever.
+     */
+    @Test
+    void shouldRefuseMalformedRequestsBeforeLookingAnythingUp() {
+        s3.createBucket("b", false);
+        s3.setVersioning("b", BucketVersioning.ENABLED);
+        assertOutcome(send(request("b", "missing", ActionKind.NONCURRENT_DAYS)), LifecycleDeleteOutcome.BLOCKED,
+                "FATAL_EVENT_ERROR");
+        assertOutcome(send(request("b", "missing", ActionKind.EXPIRED_DELETE_MARKER)), LifecycleDeleteOutcome.BLOCKED,
+                "FATAL_EVENT_ERROR");
+        assertOutcome(send(request("b", "missing", ActionKind.EXPIRATION_DAYS).setActionKindValue(999)),
+                LifecycleDeleteOutcome.BLOCKED, "FATAL_EVENT_ERROR");
+        assertOutcome(send(request("b", "missing", ActionKind.ACTION_KIND_UNSPECIFIED)), LifecycleDeleteOutcome.BLOCKED,
+                "FATAL_EVENT_ERROR");
+        assertOutcome(send(request("b", "dir/", ActionKind.EXPIRATION_DAYS)), LifecycleDeleteOutcome.BLOCKED,
+                "FATAL_EVENT_ERROR: InvalidArgument");
+    }
+
     @Test
     void shouldAnswerWithAForcedOutcomeForAChosenPath() {
         s3.createBucket("b", false);
