@@ -63,12 +63,15 @@ public final class BucketRegistry {
     }
 
     /**
-     * The walk that re-arms a bucket's timers under its current rules. The scan id names the bucket and the rule
-     * set, so a task published twice (a retried transaction) is recognisably the same walk.
+     * The walk that re-arms a bucket's timers under its current rules. The scan id names the bucket, the rule set
+     * and the filer event that brought the change ({@code generationTsNs}), so a task published twice (a retried
+     * transaction replays the same events) is recognisably the same walk, while rules that return to an earlier
+     * set (A, B, A) start a walk of their own.
      */
-    public static BucketTask recoveryTask(BucketConfigChange change) {
+    public static BucketTask recoveryTask(BucketConfigChange change, long generationTsNs) {
         String hash = change.config().ruleSetHash();
-        String scanId = "recovery-" + change.bucket() + "-" + hash.substring(0, Math.min(16, hash.length()));
+        String scanId = "recovery-" + change.bucket() + "-" + hash.substring(0, Math.min(16, hash.length())) + "-"
+                + generationTsNs;
         return new BucketTask("processBucket", new BucketTask.Target(change.bucket()),
                 new BucketTask.Details(scanId, BucketTask.Mode.recovery, "", null));
     }

@@ -18,7 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -161,7 +161,7 @@ public final class MetaLogTailer {
                         continue;
                     }
                     seen.add(bucket.getName());
-                    bucketEntry(bucket.getName(), bucket);
+                    bucketEntry(bucket.getName(), bucket, startNs);
                     if (seen.size() % 1_000 == 0) {
                         log.info("cold start: {} buckets enumerated, {} with lifecycle configuration", seen.size(),
                                 tracker.size());
@@ -169,7 +169,7 @@ public final class MetaLogTailer {
                 }
                 for (String gone : tracker.buckets()) {
                     if (!seen.contains(gone)) {
-                        bucketEntry(gone, null);
+                        bucketEntry(gone, null, startNs);
                     }
                 }
                 if (!leading.getAsBoolean()) {
@@ -242,7 +242,7 @@ public final class MetaLogTailer {
         private Optional<PopulatorCheckpoint> publish(List<FilerEvent> batch,
                                                       PopulatorCheckpoint checkpoint) throws Exception {
             Map<EventKind, Integer> kinds = new EnumMap<>(EventKind.class);
-            Set<String> bucketsChanged = new LinkedHashSet<>();
+            Map<String, Long> bucketsChanged = new LinkedHashMap<>();
             publisher.begin();
             try {
                 for (FilerEvent filerEvent : batch) {
@@ -258,13 +258,14 @@ public final class MetaLogTailer {
                     boolean untouched = record.getEvent() == event.getEventNotification();
                     publisher.metaLog(record, untouched ? filerEvent.encodedNotification() : null);
                     if (!record.getBucket().isEmpty() && record.getLogicalKey().isEmpty()) {
-                        bucketsChanged.add(record.getBucket());
+                        bucketsChanged.put(record.getBucket(), ts);
                     }
                 }
-                for (String bucket : bucketsChanged) {
+                for (Map.Entry<String, Long> changed : bucketsChanged.entrySet()) {
                     // The bucket as it is now, not as the events show it: a replayed event (after a crash or in
                     // the cold-start overlap) must never set an older configuration over a newer one.
-                    bucketEntry(bucket, filer.lookup(bucketsDirectory, bucket).orElse(null));
+                    bucketEntry(changed.getKey(), filer.lookup(bucketsDirectory, changed.getKey()).orElse(null),
+                            changed.getValue());
                 }
                 if (!leading.getAsBoolean()) {
                     abort();
@@ -280,8 +281,13 @@ public final class MetaLogTailer {
             }
         }
 
-        /** Applies one bucket entry (null: the bucket is gone): registry first, then the records. */
-        private void bucketEntry(String bucket, Entry entry) throws Exception {
+        /**
+         * Applies one bucket entry (null: the bucket is gone): registry first, then the records.
+         *
+         * @param generationTsNs the ts_ns of the bucket's last event in the batch (the enumeration's start at a cold
+         *                       start), which names a recovery walk
+         */
+        private void bucketEntry(String bucket, Entry entry, long generationTsNs) throws Exception {
             Optional<BucketConfigChange> change = tracker.apply(bucket, entry);
             if (change.isEmpty()) {
                 return;
@@ -290,7 +296,7 @@ public final class MetaLogTailer {
             registry.apply(c);
             publisher.bucketConfig(bucket, c.config());
             if (c.recovery()) {
-                publisher.bucketTask(BucketRegistry.recoveryTask(c));
+                publisher.bucketTask(BucketRegistry.recoveryTask(c, generationTsNs));
             }
             if (!c.removed() && c.config().invalidCode() != null) {
                 metrics.invalidConfigSeen();

@@ -64,11 +64,21 @@ class BucketRegistryTest {
     }
 
     @Test
-    void shouldNameARecoveryWalkAfterItsBucketAndRules() {
-        BucketTask task = BucketRegistry.recoveryTask(change("photos", "0123456789abcdef0123", null));
+    void shouldNameARecoveryWalkAfterItsBucketRulesAndTheEventThatChangedThem() {
+        BucketTask task = BucketRegistry.recoveryTask(change("photos", "0123456789abcdef0123", null), 1_700_000_000_5L);
         assertThat(task.target().bucket()).isEqualTo("photos");
         assertThat(task.details().mode()).isEqualTo(BucketTask.Mode.recovery);
-        assertThat(task.details().scanId()).isEqualTo("recovery-photos-0123456789abcdef");
+        assertThat(task.details().scanId()).isEqualTo("recovery-photos-0123456789abcdef-17000000005");
         assertThat(task.details().marker()).isNull();
+    }
+
+    /** Rules A, then B, then A again: the third walk is a new walk, not a repeat of the first. */
+    @Test
+    void shouldGiveARecoveryWalkANewIdWhenRulesReturnToAnEarlierSet() {
+        BucketConfigChange a = change("photos", "aaaaaaaaaaaaaaaaaaaa", null);
+        String first = BucketRegistry.recoveryTask(a, 100).details().scanId();
+        String again = BucketRegistry.recoveryTask(a, 300).details().scanId();
+        assertThat(again).isNotEqualTo(first);
+        assertThat(BucketRegistry.recoveryTask(a, 100).details().scanId()).as("a retried transaction").isEqualTo(first);
     }
 }
