@@ -56,6 +56,12 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String POPULATOR_RETRY_BACKOFF_MAX_MS = "populator.retry.backoff.max.ms";
     public static final String POPULATOR_COLD_START_OVERLAP_MS = "populator.cold-start.overlap.ms";
     public static final String POPULATOR_STATUS_INTERVAL_MS = "populator.status.interval.ms";
+    public static final String REPLAY_PUNCTUATE_INTERVAL_MS = "replay-streams.punctuate.interval.ms";
+    public static final String REPLAY_MAX_FIRED_PER_TICK = "replay-streams.max.fired.per.tick";
+    public static final String REPLAY_STATE_DIR = "replay-streams.state.dir";
+    public static final String REPLAY_NUM_STREAM_THREADS = "replay-streams.num.stream.threads";
+    public static final String REPLAY_STANDBY_REPLICAS = "replay-streams.standby.replicas";
+    public static final String REPLAY_STATUS_INTERVAL_MS = "replay-streams.status.interval.ms";
     public static final String OBJECT_PROCESSOR_DELETES_PER_SECOND = "object-processor.deletes.per.second";
     public static final String OBJECT_PROCESSOR_MAX_IN_FLIGHT = "object-processor.max.in.flight";
     public static final String OBJECT_PROCESSOR_MAX_BUFFERED = "object-processor.max.buffered";
@@ -144,6 +150,20 @@ public class TidemarkConfig extends AbstractConfig {
                                 + "overlap are published once like any other.")
                 .define(POPULATOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                         "How often the populator logs its status line.")
+                .define(REPLAY_PUNCTUATE_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.MEDIUM,
+                        "How often replay-streams looks for due timers (wall-clock time).")
+                .define(REPLAY_MAX_FIRED_PER_TICK, Type.INT, 10_000, Range.between(1, 10_000_000), Importance.LOW,
+                        "Most timers one stream task fires per tick, so a backlog cannot hold up its commits; the "
+                                + "rest fire on the next ticks.")
+                .define(REPLAY_STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/tidemark-replay-streams",
+                        Importance.MEDIUM, "Where replay-streams keeps its local state (RocksDB); it is rebuilt from "
+                                + "the changelog when lost.")
+                .define(REPLAY_NUM_STREAM_THREADS, Type.INT, 1, Range.between(1, 64), Importance.LOW,
+                        "Stream threads of one replay-streams instance.")
+                .define(REPLAY_STANDBY_REPLICAS, Type.INT, 0, Range.between(0, 10), Importance.LOW,
+                        "Warm copies of each timer store on other instances, for faster fail-over.")
+                .define(REPLAY_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
+                        "How often replay-streams logs its status line.")
                 .define(OBJECT_PROCESSOR_DELETES_PER_SECOND, Type.DOUBLE, 500.0, Range.atLeast(0), Importance.HIGH,
                         "LifecycleDelete calls per second for the whole object-processor group; each instance "
                                 + "takes the share of the partitions it is assigned. 0 means no limit.")

@@ -1,6 +1,8 @@
 package io.tidemark.seaweed;
 
+import io.tidemark.seaweed.pb.FilerProto;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +27,20 @@ public record EntryIdentity(long mtimeNs, long size, String headFid, byte[] exte
                                    Map<String, byte[]> extended) {
         return new EntryIdentity(Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos),
                 size, headFid, ExtendedHash.of(extended));
+    }
+
+    /** The identity of a filer entry, computed exactly as the SeaweedFS worker computes the expected one. */
+    public static EntryIdentity of(FilerProto.Entry entry) {
+        Map<String, byte[]> extended = new HashMap<>();
+        entry.getExtendedMap().forEach((k, v) -> extended.put(k, v.toByteArray()));
+        String headFid = "";
+        if (entry.getChunksCount() > 0) {
+            FilerProto.FileChunk head = entry.getChunks(0);
+            headFid = HeadFid.of(head.getFileId(), head.getFid().getVolumeId(), head.getFid().getFileKey(),
+                    head.getFid().getCookie());
+        }
+        return of(entry.getAttributes().getMtime(), entry.getAttributes().getMtimeNs(),
+                entry.getAttributes().getFileSize(), headFid, extended);
     }
 
     @Override

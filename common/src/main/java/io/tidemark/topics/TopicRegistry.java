@@ -20,6 +20,8 @@ import org.apache.kafka.common.serialization.Serdes;
 public final class TopicRegistry {
 
     private final TopicSpec<String, MetaLogRecord> metaLog;
+    private final TopicSpec<String, MetaLogRecord> rearm;
+    private final TopicSpec<byte[], byte[]> replayStreamsDlq;
     private final TopicSpec<String, BucketConfig> bucketConfigs;
     private final TopicSpec<String, BucketTask> bucketTasks;
     private final TopicSpec<String, ObjectTask> objectTasks;
@@ -34,6 +36,13 @@ public final class TopicRegistry {
         metaLog = new TopicSpec<>(prefix + "meta-log", Serdes.String(),
                 new ProtobufSerde<>(MetaLogRecord.parser(), "MetaLogRecord"), shards, TopicConfig.CLEANUP_POLICY_DELETE,
                 metaLogRetention, true);
+        // Written only by recovery walks, read beside the meta-log: never the populator's own topic (DESIGN §6).
+        rearm = new TopicSpec<>(prefix + "rearm", Serdes.String(),
+                new ProtobufSerde<>(MetaLogRecord.parser(), "MetaLogRecord"), shards, TopicConfig.CLEANUP_POLICY_DELETE,
+                metaLogRetention, true);
+        // Records replay-streams could not read or process, as Kafka Streams' dead-letter handler writes them.
+        replayStreamsDlq = new TopicSpec<>(prefix + "replay-streams.dlq", Serdes.ByteArray(), Serdes.ByteArray(), 1,
+                TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, false);
         // Compacted: the latest configuration per bucket is the state; a tombstone removes a bucket.
         bucketConfigs = new TopicSpec<>(prefix + "bucket-configs", Serdes.String(), new JsonSerde<>(BucketConfig.class),
                 1, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of(), false);
@@ -58,6 +67,14 @@ public final class TopicRegistry {
 
     public TopicSpec<String, MetaLogRecord> metaLog() {
         return metaLog;
+    }
+
+    public TopicSpec<String, MetaLogRecord> rearm() {
+        return rearm;
+    }
+
+    public TopicSpec<byte[], byte[]> replayStreamsDlq() {
+        return replayStreamsDlq;
     }
 
     public TopicSpec<String, BucketConfig> bucketConfigs() {
@@ -85,7 +102,7 @@ public final class TopicRegistry {
     }
 
     public List<TopicSpec<?, ?>> all() {
-        return List.of(metaLog, bucketConfigs, bucketTasks, objectTasks, objectTasksDlq, lifecycleEvents,
-                populatorCheckpoint);
+        return List.of(metaLog, rearm, bucketConfigs, bucketTasks, objectTasks, objectTasksDlq, lifecycleEvents,
+                populatorCheckpoint, replayStreamsDlq);
     }
 }

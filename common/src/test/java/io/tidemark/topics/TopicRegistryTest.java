@@ -20,9 +20,9 @@ class TopicRegistryTest {
 
     @Test
     void shouldNameEveryTopicWithThePrefix() {
-        assertThat(registry.all()).extracting(TopicSpec::name).containsExactly("tidemark.meta-log",
+        assertThat(registry.all()).extracting(TopicSpec::name).containsExactly("tidemark.meta-log", "tidemark.rearm",
                 "tidemark.bucket-configs", "tidemark.bucket-tasks", "tidemark.object-tasks", "tidemark.object-tasks.dlq",
-                "tidemark.lifecycle-events", "tidemark.populator-checkpoint");
+                "tidemark.lifecycle-events", "tidemark.populator-checkpoint", "tidemark.replay-streams.dlq");
         TopicRegistry custom = TopicRegistry.from(new TidemarkConfig(Map.of("topic.prefix", "prod.lc.", "shard.bits", "6")));
         assertThat(custom.metaLog().name()).isEqualTo("prod.lc.meta-log");
         assertThat(custom.objectTasks().partitions()).isEqualTo(64);
@@ -32,6 +32,8 @@ class TopicRegistryTest {
     void shouldShardTheMetaLogAndObjectTasksAndCompactBucketConfigs() {
         assertThat(registry.metaLog().partitions()).isEqualTo(16);
         assertThat(registry.metaLog().sharded()).isTrue();
+        assertThat(registry.rearm().partitions()).as("co-partitioned with the meta-log").isEqualTo(16);
+        assertThat(registry.rearm().sharded()).isTrue();
         assertThat(registry.objectTasks().partitions()).isEqualTo(16);
         assertThat(registry.objectTasks().sharded()).isTrue();
         assertThat(registry.bucketConfigs().cleanupPolicy()).isEqualTo("compact");

@@ -7,18 +7,14 @@ import io.tidemark.emulator.filer.FilerPaths;
 import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.seaweed.EntryIdentity;
-import io.tidemark.seaweed.HeadFid;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
-import io.tidemark.seaweed.pb.FilerProto.FileChunk;
 import io.tidemark.seaweed.pb.S3LifecycleProto;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteRequest;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -206,16 +202,7 @@ public final class LifecycleDeleteHandler {
 
     /** The identity of a live entry, computed exactly as the worker computes the expected one. */
     public static EntryIdentity identity(Entry entry) {
-        Map<String, byte[]> extended = new HashMap<>();
-        entry.getExtendedMap().forEach((k, v) -> extended.put(k, v.toByteArray()));
-        String headFid = "";
-        if (entry.getChunksCount() > 0) {
-            FileChunk head = entry.getChunks(0);
-            headFid = HeadFid.of(head.getFileId(), head.getFid().getVolumeId(), head.getFid().getFileKey(),
-                    head.getFid().getCookie());
-        }
-        return EntryIdentity.of(entry.getAttributes().getMtime(), entry.getAttributes().getMtimeNs(),
-                entry.getAttributes().getFileSize(), headFid, extended);
+        return EntryIdentity.of(entry);
     }
 
     private static EntryIdentity expected(LifecycleDeleteRequest request) {

@@ -1,0 +1,56 @@
+package io.tidemark.replay;
+
+import io.tidemark.lifecycle.engine.MultipartUpload;
+import io.tidemark.lifecycle.engine.RuleMatch;
+import io.tidemark.replay.TimerPlanner.BucketRules;
+import io.tidemark.seaweed.ActionKind;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What a due timer does, decided against the bucket's rules as they are at firing, not as they were when it was
+ * armed: fire (the current rules make this entry due now for this kind), re-time (a rule still applies, but later),
+ * or drop with a reason (no lifecycle any more, rules that no longer match, object lock on the entry).
+ */
+final class FiringCheck {
+
+    sealed interface Verdict permits Fire, Retime, Drop {
+    }
+
+    /** @param match the current rule the task is carried out under */
+    record Fire(RuleMatch match) implements Verdict {
+    }
+
+    record Retime(ReplayTimer timer) implements Verdict {
+    }
+
+    record Drop(String reason) implements Verdict {
+    }
+
+    static Verdict check(ReplayTimer timer, Optional<BucketRules> rules, Instant now) {
+        if (rules.isEmpty()) {
+            return new Drop("no-lifecycle");
+        }
+        if (timer.protectedUntil() != null && now.isBefore(timer.protectedUntil())) {
+            // A second, client-side guard: the gateway checks locks only where the bucket has object lock enabled.
+            return new Drop("object-lock");
+        }
+        ActionKind kind = ActionKind.valueOf(timer.kind());
+        var evaluation = timer.upload()
+                ? rules.get().rules().evaluate(new MultipartUpload(timer.logicalKey(), timer.modTime()), now)
+                : rules.get().rules().evaluate(TimerPlanner.current(timer.logicalKey(), timer.size(), timer.tags(),
+                        timer.modTime(), timer.versionId()), rules.get().versioning(), now);
+        Optional<RuleMatch> due = evaluation.due().filter(m -> m.kind() == kind);
+        if (due.isPresent()) {
+            return new Fire(due.get());
+        }
+        if (evaluation.due().isEmpty()) {
+            Optional<RuleMatch> later = evaluation.upcoming().filter(m -> m.kind() == kind);
+            if (later.isPresent()) {
+                RuleMatch m = later.get();
+                return new Retime(timer.retimed(m.ruleId(), m.ruleHash().toHex(), m.dueAt()));
+            }
+        }
+        return new Drop("rule-changed");
+    }
+}

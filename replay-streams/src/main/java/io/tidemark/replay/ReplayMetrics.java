@@ -1,0 +1,88 @@
+package io.tidemark.replay;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Replay-streams' meters, and the figures of its status line. Shared by every stream task of one instance. */
+public final class ReplayMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> totals = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> pendingByPartition = new ConcurrentHashMap<>();
+    private final Timer dueToEmitted;
+
+    public ReplayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        dueToEmitted = Timer.builder("tidemark.replay.due.to.emitted").publishPercentileHistogram()
+                .description("From a timer's due instant to the emission of its object task").register(registry);
+        Gauge.builder("tidemark.replay.timers.pending", this, ReplayMetrics::pending)
+                .description("Timers armed and not yet fired (approximate, this instance's tasks)").register(registry);
+    }
+
+    void armed(String kind) {
+        count("tidemark.replay.timers.armed", "kind", kind, "Timers armed or re-armed, by kind");
+    }
+
+    void cancelled() {
+        count("tidemark.replay.timers.cancelled", "reason", "event", "Timers cancelled by an event");
+    }
+
+    void fired(String kind, Duration late) {
+        count("tidemark.replay.timers.fired", "kind", kind, "Timers fired as object tasks, by kind");
+        dueToEmitted.record(late.isNegative() ? Duration.ZERO : late);
+    }
+
+    void retimed(String kind) {
+        count("tidemark.replay.timers.retimed", "kind", kind, "Due timers moved later because the rules changed");
+    }
+
+    void dropped(String reason) {
+        count("tidemark.replay.timers.dropped", "reason", reason, "Due timers dropped at the firing re-check");
+    }
+
+    void skipped(String reason) {
+        count("tidemark.replay.records.skipped", "reason", reason, "Records that arm nothing, by reason");
+    }
+
+    void pending(int partition, long timers) {
+        pendingByPartition.put(partition, timers);
+    }
+
+    void released(int partition) {
+        pendingByPartition.remove(partition);
+    }
+
+    public long total(String name, String tag) {
+        LongAdder n = totals.get(name + "|" + tag);
+        return n == null ? 0 : n.sum();
+    }
+
+    public long pending() {
+        return pendingByPartition.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public String statusLine(String state) {
+        long fired = totals.entrySet().stream().filter(e -> e.getKey().startsWith("tidemark.replay.timers.fired|"))
+                .mapToLong(e -> e.getValue().sum()).sum();
+        long dropped = totals.entrySet().stream().filter(e -> e.getKey().startsWith("tidemark.replay.timers.dropped|"))
+                .mapToLong(e -> e.getValue().sum()).sum();
+        return String.format(Locale.ROOT, "replay-streams: state=%s pending=%d fired=%d dropped=%d max-late=%.1fs",
+                state, pending(), fired, dropped, dueToEmitted.max(TimeUnit.SECONDS));
+    }
+
+    private void count(String name, String tagKey, String tagValue, String description) {
+        String tag = tagValue.toLowerCase(Locale.ROOT);
+        counters.computeIfAbsent(name + "|" + tag, k -> Counter.builder(name).tag(tagKey, tag)
+                .description(description).register(registry)).increment();
+        totals.computeIfAbsent(name + "|" + tag, k -> new LongAdder()).increment();
+    }
+}

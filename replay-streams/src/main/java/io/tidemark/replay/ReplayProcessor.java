@@ -1,0 +1,128 @@
+package io.tidemark.replay;
+
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.replay.FiringCheck.Drop;
+import io.tidemark.replay.FiringCheck.Fire;
+import io.tidemark.replay.FiringCheck.Retime;
+import io.tidemark.replay.TimerPlanner.Arm;
+import io.tidemark.replay.TimerPlanner.BucketRules;
+import io.tidemark.replay.TimerPlanner.Cancel;
+import io.tidemark.replay.TimerPlanner.Nothing;
+import io.tidemark.topics.ShardPartitioner;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Arms, re-times and cancels timers from meta-log and re-arm records, and fires due timers from a wall-clock
+ * punctuator as object tasks keyed {@code bucket/logicalKey}. A firing re-checks the bucket's current rules
+ * ({@link FiringCheck}); each tick fires at most {@code maxPerTick} timers so a backlog never holds up commits.
+ */
+final class ReplayProcessor implements Processor<String, MetaLogRecord, String, ObjectTask> {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplayProcessor.class);
+
+    private final ReplayTopology.Params params;
+    private final TimerPlanner planner = new TimerPlanner();
+    private final BucketRulesCache rules;
+    private ProcessorContext<String, ObjectTask> context;
+    private TimerStore timers;
+    private KeyValueStore<String, BucketConfig> configs;
+
+    ReplayProcessor(ReplayTopology.Params params) {
+        this.params = params;
+        this.rules = new BucketRulesCache(params.calendar());
+    }
+
+    @Override
+    public void init(ProcessorContext<String, ObjectTask> context) {
+        this.context = context;
+        KeyValueStore<Bytes, ReplayTimer> timerStore = context.getStateStore(TimerStore.TIMERS);
+        KeyValueStore<String, Bytes> index = context.getStateStore(TimerStore.INDEX);
+        this.timers = new TimerStore(timerStore, index);
+        this.configs = context.getStateStore(ReplayTopology.BUCKET_CONFIGS_STORE);
+        context.schedule(params.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fire);
+    }
+
+    @Override
+    public void process(Record<String, MetaLogRecord> record) {
+        MetaLogRecord event = record.value();
+        if (event == null) {
+            params.metrics().skipped("empty");
+            return;
+        }
+        Instant now = Instant.ofEpochMilli(context.currentSystemTimeMs());
+        Optional<BucketRules> bucketRules = rules.rules(config(event.getBucket()));
+        for (TimerPlanner.Change change : planner.plan(event, bucketRules, timers::get, now)) {
+            if (change instanceof Arm arm) {
+                timers.arm(arm.timer());
+                params.metrics().armed(arm.timer().kind());
+            } else if (change instanceof Cancel cancel) {
+                if (timers.cancel(cancel.timerId())) {
+                    params.metrics().cancelled();
+                }
+            } else {
+                params.metrics().skipped(((Nothing) change).reason());
+            }
+        }
+    }
+
+    private BucketConfig config(String bucket) {
+        if (bucket.isEmpty()) {
+            return null;
+        }
+        return configs.get(bucket);
+    }
+
+    /** Fires what is due at {@code timestamp} (wall-clock millis), at most a tick's worth. */
+    private void fire(long timestamp) {
+        Instant now = Instant.ofEpochMilli(timestamp);
+        for (ReplayTimer timer : timers.due(now, params.maxPerTick())) {
+            FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(config(timer.bucket())), now);
+            if (verdict instanceof Fire fire) {
+                timers.cancel(timer.timerId());
+                String key = ShardPartitioner.key(timer.bucket(), timer.logicalKey());
+                context.forward(new Record<>(key, task(timer, fire), timestamp));
+                params.metrics().fired(timer.kind(), Duration.between(timer.dueAt(), now));
+            } else if (verdict instanceof Retime retime) {
+                timers.arm(retime.timer());
+                params.metrics().retimed(timer.kind());
+            } else {
+                timers.cancel(timer.timerId());
+                String reason = ((Drop) verdict).reason();
+                params.metrics().dropped(reason);
+                log.info("timer {} dropped at firing: {}", timer.timerId(), reason);
+            }
+        }
+        params.metrics().pending(context.taskId().partition(), timers.approximateSize());
+    }
+
+    /**
+     * The task for a fired timer: the entry's identity as armed, the current rule's id and hash, no version ID for
+     * a current-version expiration (the gateway then checks the identity against what is latest now).
+     */
+    static ObjectTask task(ReplayTimer timer, Fire fire) {
+        boolean upload = timer.upload();
+        return new ObjectTask(ActionIds.of(timer), upload ? "abort-upload" : "expire", timer.kind(),
+                new ObjectTask.Target(timer.bucket(), timer.objectPath(), ""),
+                new ObjectTask.Details(timer.identity(), fire.match().ruleId(), fire.match().ruleHash().toHex(),
+                        timer.dueAt(), "replay", null));
+    }
+
+    @Override
+    public void close() {
+        if (context != null) {
+            params.metrics().released(context.taskId().partition());
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.tidemark.replay;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.topics.JsonSerde;
+import io.tidemark.topics.ShardPartitioner;
+import io.tidemark.topics.TopicRegistry;
+import java.time.Duration;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The replay topology, built by a plain function that tests call directly. Every source, processor, store and
+ * sink is named, so a later change to the topology cannot rename (and so orphan) the timers' changelog:
+ *
+ * <pre>
+ *   meta-log-source ─┐
+ *                    ├─▶ timers (stores: timers, timer-index; global: bucket-configs) ─▶ object-tasks-sink
+ *   rearm-source ────┘
+ *   bucket-configs-source ─▶ bucket-configs-updater (global store bucket-configs)
+ * </pre>
+ *
+ * {@code meta-log} and {@code rearm} are co-partitioned by ShardID, so all records of one object reach the task
+ * that holds its timers; tasks go out on the partition of their shard.
+ */
+public final class ReplayTopology {
+
+    static final String BUCKET_CONFIGS_STORE = "bucket-configs";
+
+    /** What the topology needs from the settings, and the meters it reports to. */
+    public record Params(TopicRegistry topics, LifecycleCalendar calendar, Duration punctuateInterval, int maxPerTick,
+                         ReplayMetrics metrics) {
+
+        public static Params from(TidemarkConfig config, ReplayMetrics metrics) {
+            return new Params(TopicRegistry.from(config), config.calendar(),
+                    config.millis(TidemarkConfig.REPLAY_PUNCTUATE_INTERVAL_MS),
+                    config.getInt(TidemarkConfig.REPLAY_MAX_FIRED_PER_TICK), metrics);
+        }
+    }
+
+    private ReplayTopology() {
+    }
+
+    public static Topology build(Params params) {
+        TopicRegistry topics = params.topics();
+        JsonSerde<ReplayTimer> timerSerde = new JsonSerde<>(ReplayTimer.class);
+        Topology topology = new Topology();
+        topology.addSource("meta-log-source", Serdes.String().deserializer(),
+                topics.metaLog().valueSerde().deserializer(), topics.metaLog().name());
+        topology.addSource("rearm-source", Serdes.String().deserializer(),
+                topics.rearm().valueSerde().deserializer(), topics.rearm().name());
+        topology.addProcessor("timers", () -> new ReplayProcessor(params), "meta-log-source", "rearm-source");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.TIMERS),
+                Serdes.Bytes(), timerSerde), "timers");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.INDEX),
+                Serdes.String(), Serdes.Bytes()), "timers");
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(BUCKET_CONFIGS_STORE),
+                        Serdes.String(), topics.bucketConfigs().valueSerde()).withLoggingDisabled(),
+                "bucket-configs-source", Serdes.String().deserializer(), topics.bucketConfigs().valueSerde().deserializer(),
+                topics.bucketConfigs().name(), "bucket-configs-updater", BucketConfigsUpdater::new);
+        int partitions = topics.objectTasks().partitions();
+        topology.addSink("object-tasks-sink", topics.objectTasks().name(), Serdes.String().serializer(),
+                topics.objectTasks().valueSerde().serializer(),
+                (topic, key, value, numPartitions) -> java.util.Optional.of(java.util.Set.of(
+                        ShardPartitioner.shardOf(key, numPartitions))), "timers");
+        return topology;
+    }
+
+    /** Keeps the global store equal to the compacted topic: the latest configuration per bucket, none after a tombstone. */
+    static final class BucketConfigsUpdater implements Processor<String, BucketConfig, Void, Void> {
+
+        private KeyValueStore<String, BucketConfig> store;
+
+        @Override
+        public void init(ProcessorContext<Void, Void> context) {
+            store = context.getStateStore(BUCKET_CONFIGS_STORE);
+        }
+
+        @Override
+        public void process(Record<String, BucketConfig> record) {
+            if (record.key() == null) {
+                return;
+            }
+            if (record.value() == null) {
+                store.delete(record.key());
+            } else {
+                store.put(record.key(), record.value());
+            }
+        }
+    }
+}

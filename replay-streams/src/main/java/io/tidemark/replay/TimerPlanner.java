@@ -1,0 +1,207 @@
+package io.tidemark.replay;
+
+import io.tidemark.lifecycle.engine.BucketVersioning;
+import io.tidemark.lifecycle.engine.Evaluation;
+import io.tidemark.lifecycle.engine.MultipartUpload;
+import io.tidemark.lifecycle.engine.ObjectVersion;
+import io.tidemark.lifecycle.engine.RuleMatch;
+import io.tidemark.lifecycle.engine.RuleSet;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.pb.MetaLogProto.EventKind;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.ActionKind;
+import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.seaweed.S3Layout;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Decides what one meta-log or re-arm record does to the timers: arm (or re-time) a timer, cancel one, or
+ * nothing. A pure function of the record, the bucket's current rules and the timer already armed, so every case
+ * is tested without a broker.
+ *
+ * <p>Timers this version keeps: Expiration/Days of the current version (an unversioned object, a bucket's null
+ * version, or the latest version in {@code .versions}, expired without a version ID so the gateway checks the
+ * identity against what is latest when it acts) and AbortIncompleteMultipartUpload. An overwrite, a re-tag or any
+ * other change to the entry re-arms from the entry as it is now (its identity changed, so the old timer could only
+ * ever NOOP); a delete, a delete marker or an upload's end cancels.
+ */
+final class TimerPlanner {
+
+    /** What a record does to the timers. */
+    sealed interface Change permits Arm, Cancel, Nothing {
+    }
+
+    record Arm(ReplayTimer timer) implements Change {
+    }
+
+    record Cancel(String timerId) implements Change {
+    }
+
+    /** @param reason why the record arms nothing, for the skipped-records metric */
+    record Nothing(String reason) implements Change {
+    }
+
+    static String currentTimerId(String bucket, String logicalKey) {
+        return bucket + "/" + logicalKey + "#" + ActionKind.EXPIRATION_DAYS;
+    }
+
+    static String uploadTimerId(String bucket, String uploadPath) {
+        return bucket + "/" + uploadPath + "#" + ActionKind.ABORT_MPU;
+    }
+
+    /**
+     * @param rules    the bucket's compiled valid rules, empty when it has no (valid) lifecycle configuration
+     * @param existing the timer currently armed under an id, if any
+     */
+    List<Change> plan(MetaLogRecord record, Optional<BucketRules> rules, Function<String, Optional<ReplayTimer>> existing,
+                      Instant now) {
+        if (record.getBucket().isEmpty() || record.getLogicalKey().isEmpty()) {
+            return List.of(new Nothing("not-an-object"));
+        }
+        String bucket = record.getBucket();
+        String key = record.getLogicalKey();
+        boolean hasNew = record.getEvent().hasNewEntry();
+        Entry entry = hasNew ? record.getEvent().getNewEntry() : record.getEvent().getOldEntry();
+        EventKind kind = record.getKind();
+        if (kind == EventKind.UPLOAD_INITIATED || kind == EventKind.UPLOAD_ENDED) {
+            String uploadPath = S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName();
+            if (kind == EventKind.UPLOAD_ENDED || rules.isEmpty()) {
+                return List.of(new Cancel(uploadTimerId(bucket, uploadPath)));
+            }
+            return List.of(armUpload(record, rules.get(), uploadPath, entry, now));
+        }
+        boolean versionFile = record.getDirectory().endsWith(S3Layout.VERSIONS_SUFFIX)
+                && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX);
+        String currentId = currentTimerId(bucket, key);
+        switch (kind) {
+            case OBJECT_DELETED, DELETE_MARKER_CREATED:
+                return List.of(new Cancel(currentId));
+            case OBJECT_WRITTEN, TAGS_CHANGED, VERSION_CREATED, REARM:
+                if (!hasNew || entry.getIsDirectory()) {
+                    return List.of(new Nothing("no-entry"));
+                }
+                return List.of(armCurrent(record, rules, entry, versionFile, now));
+            case OTHER:
+                if (!hasNew || entry.getIsDirectory()) {
+                    return List.of(new Nothing("other"));
+                }
+                // Metadata changed (a lock, a stamp): the armed identity is stale. Re-arm only the entry the timer
+                // was armed on; an update to a noncurrent version's file must not arm a current-version timer.
+                Optional<ReplayTimer> armed = existing.apply(currentId);
+                String versionId = versionIdOf(entry, versionFile);
+                if (armed.isPresent() && armed.get().versionId().equals(versionId)) {
+                    return List.of(armCurrent(record, rules, entry, versionFile, now));
+                }
+                return List.of(new Nothing("other"));
+            default:
+                return List.of(new Nothing(kind.name().toLowerCase(java.util.Locale.ROOT)));
+        }
+    }
+
+    private Change armCurrent(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, boolean versionFile,
+                              Instant now) {
+        String bucket = record.getBucket();
+        String key = record.getLogicalKey();
+        String currentId = currentTimerId(bucket, key);
+        if (rules.isEmpty() || isMarker(entry)) {
+            return new Cancel(currentId);
+        }
+        String versionId = versionIdOf(entry, versionFile);
+        Map<String, String> tags = tags(entry);
+        Instant modTime = modTime(entry);
+        ObjectVersion version = current(key, entry.getAttributes().getFileSize(), tags, modTime, versionId);
+        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(version, rules.get().versioning(), now),
+                ActionKind.EXPIRATION_DAYS);
+        if (match.isEmpty()) {
+            return new Cancel(currentId);
+        }
+        RuleMatch m = match.get();
+        return new Arm(new ReplayTimer(currentId, bucket, key, key, versionId, ActionKind.EXPIRATION_DAYS.name(),
+                m.ruleId(), m.ruleHash().toHex(), m.dueAt(), ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)),
+                entry.getAttributes().getFileSize(), tags, modTime, protectedUntil(entry), record.getTsNs()));
+    }
+
+    private Change armUpload(MetaLogRecord record, BucketRules rules, String uploadPath, Entry entry, Instant now) {
+        String timerId = uploadTimerId(record.getBucket(), uploadPath);
+        Instant initiated = modTime(entry);
+        Optional<RuleMatch> match = timerMatch(rules.rules().evaluate(new MultipartUpload(record.getLogicalKey(),
+                initiated), now), ActionKind.ABORT_MPU);
+        if (match.isEmpty()) {
+            return new Cancel(timerId);
+        }
+        RuleMatch m = match.get();
+        return new Arm(new ReplayTimer(timerId, record.getBucket(), record.getLogicalKey(), uploadPath, "",
+                ActionKind.ABORT_MPU.name(), m.ruleId(), m.ruleHash().toHex(), m.dueAt(), null, 0, Map.of(), initiated,
+                null, record.getTsNs()));
+    }
+
+    /** The current-version object as the rules see it. */
+    static ObjectVersion current(String key, long size, Map<String, String> tags, Instant modTime, String versionId) {
+        return new ObjectVersion(key, size, tags, modTime, true, false, versionId.isEmpty() ? null : versionId, null, 1,
+                null);
+    }
+
+    /** The match a timer of {@code kind} waits for: the one due now, else the next to come, if it is of that kind. */
+    static Optional<RuleMatch> timerMatch(Evaluation evaluation, ActionKind kind) {
+        Optional<RuleMatch> chosen = evaluation.due().isPresent() ? evaluation.due() : evaluation.upcoming();
+        return chosen.filter(m -> m.kind() == kind);
+    }
+
+    static String versionIdOf(Entry entry, boolean versionFile) {
+        if (versionFile) {
+            return entry.getName().substring(S3Layout.VERSION_FILE_PREFIX.length());
+        }
+        var stamped = entry.getExtendedMap().get(S3Layout.VERSION_ID);
+        return stamped == null ? "" : stamped.toStringUtf8();
+    }
+
+    static boolean isMarker(Entry entry) {
+        var marker = entry.getExtendedMap().get(S3Layout.DELETE_MARKER);
+        return marker != null && marker.toStringUtf8().equalsIgnoreCase("true");
+    }
+
+    static Map<String, String> tags(Entry entry) {
+        Map<String, String> tags = new HashMap<>();
+        entry.getExtendedMap().forEach((k, v) -> {
+            if (k.startsWith(S3Layout.TAG_PREFIX)) {
+                tags.put(k.substring(S3Layout.TAG_PREFIX.length()), v.toStringUtf8());
+            }
+        });
+        return tags;
+    }
+
+    static Instant modTime(Entry entry) {
+        return Instant.ofEpochSecond(entry.getAttributes().getMtime(), entry.getAttributes().getMtimeNs());
+    }
+
+    /**
+     * Object lock as the entry carries it, whatever the bucket's flag says (the gateway checks locks only in
+     * buckets with object lock enabled): a legal hold protects until lifted, a retention until its date. An
+     * unreadable retention date protects for ever, as the gateway treats it.
+     */
+    static Instant protectedUntil(Entry entry) {
+        var hold = entry.getExtendedMap().get(S3Layout.LEGAL_HOLD);
+        if (hold != null && hold.toStringUtf8().equalsIgnoreCase("ON")) {
+            return Instant.MAX;
+        }
+        var until = entry.getExtendedMap().get(S3Layout.RETAIN_UNTIL);
+        if (until == null || until.isEmpty()) {
+            return null;
+        }
+        try {
+            return Instant.ofEpochSecond(Long.parseLong(until.toStringUtf8().trim()));
+        } catch (NumberFormatException e) {
+            return Instant.MAX;
+        }
+    }
+
+    /** A bucket's valid rules and versioning, compiled once per rule-set hash. */
+    record BucketRules(RuleSet rules, BucketVersioning versioning) {
+    }
+}

@@ -1,0 +1,79 @@
+package io.tidemark.replay;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The timers of one stream task. {@code timers} is keyed by the due instant (8 bytes, big-endian epoch millis)
+ * followed by the timer id, so a range scan from the epoch to now returns exactly the due timers, earliest first;
+ * {@code index} maps a timer id to its key there, so an event can replace or cancel its object's timer.
+ */
+final class TimerStore {
+
+    static final String TIMERS = "timers";
+    static final String INDEX = "timer-index";
+
+    private static final Bytes EPOCH = Bytes.wrap(new byte[8]);
+
+    private final KeyValueStore<Bytes, ReplayTimer> timers;
+    private final KeyValueStore<String, Bytes> index;
+
+    TimerStore(KeyValueStore<Bytes, ReplayTimer> timers, KeyValueStore<String, Bytes> index) {
+        this.timers = timers;
+        this.index = index;
+    }
+
+    static Bytes key(Instant due, String timerId) {
+        byte[] id = timerId.getBytes(StandardCharsets.UTF_8);
+        // Timers due before the epoch (never in practice) sort with it rather than wrap around.
+        return Bytes.wrap(ByteBuffer.allocate(8 + id.length).putLong(Math.max(0, due.toEpochMilli())).put(id).array());
+    }
+
+    /** Arms a timer, replacing the timer of the same id if there is one. */
+    void arm(ReplayTimer timer) {
+        cancel(timer.timerId());
+        Bytes key = key(timer.dueAt(), timer.timerId());
+        timers.put(key, timer);
+        index.put(timer.timerId(), key);
+    }
+
+    /** Removes a timer; true if there was one. */
+    boolean cancel(String timerId) {
+        Bytes key = index.delete(timerId);
+        if (key == null) {
+            return false;
+        }
+        timers.delete(key);
+        return true;
+    }
+
+    Optional<ReplayTimer> get(String timerId) {
+        Bytes key = index.get(timerId);
+        return key == null ? Optional.empty() : Optional.ofNullable(timers.get(key));
+    }
+
+    /** Up to {@code limit} timers due at {@code now} or earlier, earliest first. */
+    List<ReplayTimer> due(Instant now, int limit) {
+        List<ReplayTimer> due = new ArrayList<>();
+        Bytes upTo = Bytes.wrap(ByteBuffer.allocate(8).putLong(now.toEpochMilli() + 1).array());
+        try (KeyValueIterator<Bytes, ReplayTimer> it = timers.range(EPOCH, upTo)) {
+            while (it.hasNext() && due.size() < limit) {
+                KeyValue<Bytes, ReplayTimer> next = it.next();
+                due.add(next.value);
+            }
+        }
+        return due;
+    }
+
+    long approximateSize() {
+        return timers.approximateNumEntries();
+    }
+}

@@ -1,0 +1,256 @@
+package io.tidemark.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.seaweed.S3Layout;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.topics.ShardPartitioner;
+import io.tidemark.topics.TopicRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The replay topology without a broker: wall-clock time is advanced by hand, a lifecycle day lasts ten seconds and
+ * due times are exact (no midnight rounding), so "1 day" is ten seconds after the object's mtime.
+ */
+class ReplayTopologyTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+    private static final String EXPIRE_1_DAY = """
+            <LifecycleConfiguration><Rule><ID>expire</ID><Filter><Prefix>logs/</Prefix></Filter><Status>Enabled</Status>\
+            <Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>""";
+    private static final String EXPIRE_3_DAYS = EXPIRE_1_DAY.replace("<Days>1</Days>", "<Days>3</Days>");
+    private static final String ABORT_1_DAY = """
+            <LifecycleConfiguration><Rule><ID>abort</ID><Filter></Filter><Status>Enabled</Status>\
+            <AbortIncompleteMultipartUpload><DaysAfterInitiation>1</DaysAfterInitiation>\
+            </AbortIncompleteMultipartUpload></Rule></LifecycleConfiguration>""";
+
+    private final TidemarkConfig config = new TidemarkConfig(Map.of("shard.bits", "2", "lifecycle.day.seconds", "10",
+            "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000",
+            "replay-streams.max.fired.per.tick", "2"));
+    private final TopicRegistry topics = TopicRegistry.from(config);
+    private final ReplayMetrics metrics = new ReplayMetrics(new SimpleMeterRegistry());
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, MetaLogRecord> metaLog;
+    private TestInputTopic<String, MetaLogRecord> rearm;
+    private TestInputTopic<String, byte[]> rawMetaLog;
+    private TestInputTopic<String, BucketConfig> configs;
+    private TestOutputTopic<String, ObjectTask> tasks;
+
+    @BeforeEach
+    void start() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "replay-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, "target/tmp/topology-test-" + System.nanoTime());
+        driver = new TopologyTestDriver(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)), props, T0);
+        metaLog = driver.createInputTopic(topics.metaLog().name(), Serdes.String().serializer(),
+                topics.metaLog().valueSerde().serializer());
+        rearm = driver.createInputTopic(topics.rearm().name(), Serdes.String().serializer(),
+                topics.rearm().valueSerde().serializer());
+        rawMetaLog = driver.createInputTopic(topics.metaLog().name(), Serdes.String().serializer(),
+                Serdes.ByteArray().serializer());
+        configs = driver.createInputTopic(topics.bucketConfigs().name(), Serdes.String().serializer(),
+                topics.bucketConfigs().valueSerde().serializer());
+        tasks = driver.createOutputTopic(topics.objectTasks().name(), Serdes.String().deserializer(),
+                topics.objectTasks().valueSerde().deserializer());
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+    }
+
+    private void lifecycle(String bucket, String xml) {
+        configs.pipeInput(bucket, new BucketConfig(bucket, "Off", false, xml, Integer.toHexString(xml.hashCode()), null,
+                null));
+    }
+
+    private void event(MetaLogRecord record) {
+        metaLog.pipeInput(ShardPartitioner.key(record.getBucket(), record.getLogicalKey()), record);
+    }
+
+    private Instant now = T0;
+
+    /** Moves the wall clock a second at a time, as the punctuator would see it tick. */
+    private void advanceTo(Instant instant) {
+        while (now.isBefore(instant)) {
+            Duration step = Duration.between(now, instant).compareTo(Duration.ofSeconds(1)) < 0
+                    ? Duration.between(now, instant) : Duration.ofSeconds(1);
+            driver.advanceWallClockTime(step);
+            now = now.plus(step);
+        }
+    }
+
+    @Test
+    void shouldEmitAnExpirationOnceItsDayHasPassed() {
+        lifecycle("b", EXPIRE_1_DAY);
+        Entry entry = Events.object("logs/a", T0, 42, Map.of());
+        event(Events.written("b", Events.object("logs/a", T0, 42, Map.of()), T0));
+        event(Events.written("b", Events.object("other/a", T0, 42, Map.of()), T0));
+
+        advanceTo(T0.plusSeconds(9));
+        assertThat(tasks.isEmpty()).as("not due before its day").isTrue();
+        advanceTo(T0.plusSeconds(11));
+        TestRecord<String, ObjectTask> fired = tasks.readRecord();
+        assertThat(tasks.isEmpty()).as("the unmatched prefix has no timer").isTrue();
+        assertThat(fired.key()).isEqualTo("b/logs/a");
+        ObjectTask task = fired.value();
+        assertThat(task.kind()).isEqualTo("EXPIRATION_DAYS");
+        assertThat(task.target()).isEqualTo(new ObjectTask.Target("b", "logs/a", ""));
+        assertThat(task.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)));
+        assertThat(task.details().ruleId()).isEqualTo("expire");
+        assertThat(task.details().origin()).isEqualTo("replay");
+        assertThat(task.details().dueAt()).isEqualTo(T0.plusSeconds(10));
+        assertThat(task.actionId()).startsWith("replay-");
+
+        advanceTo(T0.plusSeconds(30));
+        assertThat(tasks.isEmpty()).as("fired once").isTrue();
+        assertThat(metrics.total("tidemark.replay.timers.fired", "expiration_days")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRetimeOnOverwriteAndFireOnceWithTheNewIdentity() {
+        lifecycle("b", EXPIRE_1_DAY);
+        Entry first = Events.object("logs/a", T0, 1, Map.of());
+        Entry second = Events.object("logs/a", T0.plusSeconds(5), 2, Map.of());
+        event(Events.written("b", first, T0));
+        advanceTo(T0.plusSeconds(5));
+        event(Events.overwritten("b", first, second, T0.plusSeconds(5)));
+
+        advanceTo(T0.plusSeconds(12));
+        assertThat(tasks.isEmpty()).as("the first write's timer was replaced").isTrue();
+        advanceTo(T0.plusSeconds(16));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> assertThat(t.details().expectedIdentity())
+                .isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(second))));
+    }
+
+    @Test
+    void shouldRetimeWhenTagsChangeBeforeTheDueTime() {
+        lifecycle("b", EXPIRE_1_DAY.replace("<Filter><Prefix>logs/</Prefix></Filter>",
+                "<Filter><Tag><Key>tier</Key><Value>tmp</Value></Tag></Filter>"));
+        Entry tmp = Events.tagged("k", T0, 1, Map.of("tier", "tmp"));
+        Entry kept = Events.tagged("k", T0, 1, Map.of("tier", "keep"));
+        event(Events.written("b", tmp, T0));
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.TAGS_CHANGED, "b", "k", "/buckets/b", tmp,
+                kept, T0.plusSeconds(1)));
+        advanceTo(T0.plusSeconds(20));
+        assertThat(tasks.isEmpty()).as("re-tagged out of the rule").isTrue();
+    }
+
+    @Test
+    void shouldCancelTheTimerWhenTheObjectIsDeleted() {
+        lifecycle("b", EXPIRE_1_DAY);
+        Entry entry = Events.object("logs/a", T0, 1, Map.of());
+        event(Events.written("b", entry, T0));
+        event(Events.deleted("b", entry, T0.plusSeconds(2)));
+        advanceTo(T0.plusSeconds(20));
+        assertThat(tasks.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldDropADueTimerWhoseBucketLostItsLifecycle() {
+        lifecycle("b", EXPIRE_1_DAY);
+        event(Events.written("b", Events.object("logs/a", T0, 1, Map.of()), T0));
+        configs.pipeInput("b", (BucketConfig) null);
+        advanceTo(T0.plusSeconds(20));
+        assertThat(tasks.isEmpty()).isTrue();
+        assertThat(metrics.total("tidemark.replay.timers.dropped", "no-lifecycle")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRetimeADueTimerWhenItsRuleNowWaitsLonger() {
+        lifecycle("b", EXPIRE_1_DAY);
+        event(Events.written("b", Events.object("logs/a", T0, 1, Map.of()), T0));
+        lifecycle("b", EXPIRE_3_DAYS);
+        advanceTo(T0.plusSeconds(15));
+        assertThat(tasks.isEmpty()).as("the edited rule is not due yet").isTrue();
+        assertThat(metrics.total("tidemark.replay.timers.retimed", "expiration_days")).isEqualTo(1);
+        advanceTo(T0.plusSeconds(31));
+        assertThat(tasks.readValuesToList()).singleElement()
+                .satisfies(t -> assertThat(t.details().dueAt()).isEqualTo(T0.plusSeconds(30)));
+    }
+
+    @Test
+    void shouldAbortAForgottenUploadButNotACompletedOne() {
+        lifecycle("b", ABORT_1_DAY);
+        Entry forgotten = Events.upload("u1", "big.bin", T0);
+        Entry completed = Events.upload("u2", "done.bin", T0);
+        event(Events.uploadInitiated("b", forgotten, T0));
+        event(Events.uploadInitiated("b", completed, T0));
+        event(Events.uploadEnded("b", completed, T0.plusSeconds(3)));
+        advanceTo(T0.plusSeconds(11));
+        List<ObjectTask> fired = tasks.readValuesToList();
+        assertThat(fired).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("ABORT_MPU");
+            assertThat(t.target().objectPath()).isEqualTo(".uploads/u1");
+            assertThat(t.action()).isEqualTo("abort-upload");
+        });
+    }
+
+    @Test
+    void shouldNeverFireForAnEntryUnderLegalHoldWhateverTheBucketFlag() {
+        lifecycle("b", EXPIRE_1_DAY);
+        event(Events.written("b", Events.object("logs/held", T0, 1, Map.of(S3Layout.LEGAL_HOLD, "ON")), T0));
+        event(Events.written("b", Events.object("logs/retained", T0, 1, Map.of(S3Layout.RETAIN_UNTIL,
+                String.valueOf(T0.plusSeconds(3600).getEpochSecond()))), T0));
+        advanceTo(T0.plusSeconds(20));
+        assertThat(tasks.isEmpty()).isTrue();
+        assertThat(metrics.total("tidemark.replay.timers.dropped", "object-lock")).isEqualTo(2);
+    }
+
+    @Test
+    void shouldTreatAReArmRecordAsTheEntryNow() {
+        lifecycle("b", EXPIRE_1_DAY);
+        Entry listed = Events.object("logs/old", T0.minusSeconds(100), 1, Map.of());
+        MetaLogRecord record = Events.rearm("b", listed, T0);
+        rearm.pipeInput(ShardPartitioner.key("b", "logs/old"), record);
+        advanceTo(T0.plusSeconds(1));
+        assertThat(tasks.readValuesToList()).as("already due: fires at the next tick").singleElement()
+                .satisfies(t -> assertThat(t.details().dueAt()).isEqualTo(T0.minusSeconds(90)));
+    }
+
+    @Test
+    void shouldFireABacklogAFewTimersPerTick() {
+        lifecycle("b", EXPIRE_1_DAY);
+        // Five objects of one shard: one stream task holds all their timers.
+        int shard = Events.SHARDS.shardOf("b", "logs/0");
+        java.util.stream.IntStream.iterate(0, i -> i + 1).mapToObj(i -> "logs/" + i)
+                .filter(k -> Events.SHARDS.shardOf("b", k) == shard).limit(5)
+                .forEach(k -> event(Events.written("b", Events.object(k, T0, 1, Map.of()), T0)));
+        advanceTo(T0.plusSeconds(10));
+        assertThat(tasks.readValuesToList()).as("one tick, max.fired.per.tick is 2").hasSize(2);
+        advanceTo(T0.plusSeconds(12));
+        assertThat(metrics.total("tidemark.replay.timers.fired", "expiration_days")).isEqualTo(5);
+    }
+
+    @Test
+    void shouldSkipAPoisonRecordAndGoOn() {
+        lifecycle("b", EXPIRE_1_DAY);
+        rawMetaLog.pipeInput("b/logs/x", "not protobuf at all".getBytes(StandardCharsets.UTF_8));
+        event(Events.written("b", Events.object("logs/a", T0, 1, Map.of()), T0));
+        advanceTo(T0.plusSeconds(11));
+        assertThat(tasks.readValuesToList()).hasSize(1);
+    }
+}
