@@ -7,6 +7,7 @@ import io.tidemark.cli.objectprocessor.ObjectProcessorCommand;
 import io.tidemark.cli.platform.LocalClusterCommand;
 import io.tidemark.cli.platform.TopicsCommand;
 import io.tidemark.cli.populator.PopulatorCommand;
+import io.tidemark.cli.replay.ReplayStreamsCommand;
 import io.tidemark.cli.rules.RulesCommand;
 import picocli.CommandLine.Command;
 
@@ -15,6 +16,7 @@ import picocli.CommandLine.Command;
         versionProvider = TidemarkVersion.class,
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
         subcommands = {RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
-            ConfigCommand.class, PopulatorCommand.class, ObjectProcessorCommand.class, DlqCommand.class})
+            ConfigCommand.class, PopulatorCommand.class, ReplayStreamsCommand.class,
+            ObjectProcessorCommand.class, DlqCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 }

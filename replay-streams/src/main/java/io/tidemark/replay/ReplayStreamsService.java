@@ -1,0 +1,142 @@
+package io.tidemark.replay;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.service.ManagedService;
+import io.tidemark.service.Metrics;
+import io.tidemark.topics.TopicAdmin;
+import io.tidemark.topics.TopicRegistry;
+import java.time.Duration;
+import io.tidemark.messages.BucketConfig;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code tidemark replay-streams}: one instance of the Kafka Streams application {@code <prefix>replay-streams}
+ * (its consumer group is what operators watch), exactly-once, its timers in RocksDB with a changelog. Ready while
+ * Streams is RUNNING; an error Streams cannot handle fails the service. Records it cannot read or process are
+ * logged, counted by Streams and written to {@code <prefix>replay-streams.dlq}; the partition goes on.
+ */
+public final class ReplayStreamsService extends ManagedService {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplayStreamsService.class);
+
+    private final TidemarkConfig config;
+    private final MeterRegistry meters;
+    private final ReplayMetrics metrics;
+    private volatile KafkaStreams streams;
+    private volatile AutoCloseable binding;
+    private volatile ScheduledExecutorService statusLog;
+
+    public ReplayStreamsService(TidemarkConfig config, MeterRegistry meters) {
+        super("replay-streams");
+        this.config = config;
+        this.meters = meters;
+        this.metrics = new ReplayMetrics(meters);
+    }
+
+    public ReplayMetrics metrics() {
+        return metrics;
+    }
+
+    /** The application id, which is also the consumer group operators watch. */
+    public static String applicationId(TidemarkConfig config) {
+        return config.topicPrefix() + "replay-streams";
+    }
+
+    /** The Streams settings: passthrough {@code kafka.streams.*} first, then what exactly-once timers require. */
+    static Properties streamsProperties(TidemarkConfig config) {
+        TopicRegistry topics = TopicRegistry.from(config);
+        Properties props = new Properties();
+        props.putAll(config.streamsProperties());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(config));
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(TidemarkConfig.REPLAY_STATE_DIR));
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(TidemarkConfig.REPLAY_NUM_STREAM_THREADS));
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(TidemarkConfig.REPLAY_STANDBY_REPLICAS));
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.replayStreamsDlq().name());
+        short replication = config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR);
+        props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replication);
+        return props;
+    }
+
+    @Override
+    protected void doStart() {
+        TopicRegistry topics = TopicRegistry.from(config);
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR)).ensure(List.of(
+                    topics.metaLog(), topics.rearm(), topics.bucketConfigs(), topics.objectTasks(),
+                    topics.replayStreamsDlq()));
+        }
+        streams = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
+                streamsProperties(config));
+        streams.setUncaughtExceptionHandler(error -> {
+            fail(error);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        binding = Metrics.bind(meters, streams);
+        streams.start();
+        statusLog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "replay-streams-status");
+            t.setDaemon(true);
+            return t;
+        });
+        long interval = config.getLong(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS);
+        statusLog.scheduleAtFixedRate(() -> log.info(metrics.statusLine(streams.state().name())), interval, interval,
+                TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    protected boolean readinessCheck() {
+        KafkaStreams s = streams;
+        return s != null && s.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** The bucket's configuration as this instance's global store holds it now (what firings are checked against). */
+    public Optional<BucketConfig> bucketConfig(String bucket) {
+        KafkaStreams s = streams;
+        if (s == null || s.state() != KafkaStreams.State.RUNNING) {
+            return Optional.empty();
+        }
+        ReadOnlyKeyValueStore<String, BucketConfig> store = s.store(StoreQueryParameters.fromNameAndType(
+                ReplayTopology.BUCKET_CONFIGS_STORE, QueryableStoreTypes.keyValueStore()));
+        return Optional.ofNullable(store.get(bucket));
+    }
+
+    public KafkaStreams.State streamsState() {
+        KafkaStreams s = streams;
+        return s == null ? KafkaStreams.State.CREATED : s.state();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        if (statusLog != null) {
+            statusLog.shutdownNow();
+        }
+        if (streams != null) {
+            streams.close(Duration.ofMillis(Math.max(1_000, config.shutdownTimeout().toMillis() * 3 / 4)));
+        }
+        if (binding != null) {
+            binding.close();
+        }
+    }
+}

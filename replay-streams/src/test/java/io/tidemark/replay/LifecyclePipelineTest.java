@@ -1,0 +1,90 @@
+package io.tidemark.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.emulator.s3.S3Gateway;
+import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.objectprocessor.ObjectProcessorService;
+import io.tidemark.populator.PopulatorService;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The first stages of the pipeline on a real broker and ZooKeeper: S3 operations on the emulator, the populator
+ * tailing its meta-log, replay-streams arming and firing timers, and the object processor deleting through
+ * {@code LifecycleDelete}. An object that falls due is really removed; one outside the rule, or overwritten after
+ * the decision, is not removed early.
+ */
+@LocalClusterTest
+class LifecyclePipelineTest {
+
+    private static final String EXPIRE_TMP_AFTER_1_DAY = """
+            <LifecycleConfiguration><Rule><ID>tmp</ID><Filter><Prefix>tmp/</Prefix></Filter><Status>Enabled</Status>\
+            <Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>""";
+
+    @Test
+    void shouldDeleteAnObjectOnceItsDayHasPassedAndKeepTheRest(LocalCluster cluster, ClusterNamespace ns,
+                                                             @TempDir Path state) throws Exception {
+        try (FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral()
+                .withHeartbeatInterval(Duration.ofMillis(500)), Clock.systemUTC()).start()) {
+            Map<String, String> settings = new LinkedHashMap<>();
+            settings.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
+            settings.put("zookeeper.connect", cluster.zookeeperConnect());
+            settings.put("zookeeper.chroot", ns.zookeeperChroot() + "-pipeline");
+            settings.put("filer.address", emulator.filerAddress());
+            settings.put("s3.grpc.address", emulator.s3GrpcAddress());
+            settings.put("topic.prefix", ns.topicPrefix() + "pipeline.");
+            settings.put("shard.bits", "2");
+            settings.put("lifecycle.day.seconds", "4");
+            settings.put("lifecycle.due.policy", "exact");
+            settings.put("management.port", "0");
+            settings.put("populator.batch.max.ms", "50");
+            settings.put("replay-streams.punctuate.interval.ms", "200");
+            settings.put("replay-streams.state.dir", state.toString());
+            settings.put("object-processor.deletes.per.second", "0");
+            settings.put("kafka.streams.commit.interval.ms", "100");
+            TidemarkConfig config = new TidemarkConfig(settings);
+            S3Gateway s3 = emulator.s3();
+            s3.createBucket("b", false);
+            s3.putLifecycle("b", EXPIRE_TMP_AFTER_1_DAY);
+
+            try (PopulatorService populator = new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+                 ReplayStreamsService replay = new ReplayStreamsService(config, new SimpleMeterRegistry());
+                 ObjectProcessorService processor = new ObjectProcessorService(config, Clock.systemUTC(),
+                         new SimpleMeterRegistry())) {
+                populator.start();
+                replay.start();
+                processor.start();
+                await().atMost(Duration.ofSeconds(60)).until(() -> replay.streamsState() == KafkaStreams.State.RUNNING
+                        && replay.bucketConfig("b").isPresent());
+
+                s3.putObject("b", "tmp/a", 10, Map.of(), Map.of());
+                s3.putObject("b", "keep/b", 10, Map.of(), Map.of());
+                s3.putObject("b", "tmp/c", 10, Map.of(), Map.of());
+                Thread.sleep(2_000);
+                s3.putObject("b", "tmp/c", 20, Map.of(), Map.of());   // rewritten: its day starts again
+
+                await().atMost(Duration.ofSeconds(60)).until(() -> s3.latest("b", "tmp/a").isEmpty()
+                        && s3.latest("b", "tmp/c").isEmpty());
+                await().atMost(Duration.ofSeconds(30)).until(() -> processor.metrics().finishedCount("DONE") == 2);
+                assertThat(s3.latest("b", "keep/b")).as("outside the rule").isPresent();
+                // The rewrite replaced tmp/c's timer: two timers fired in all, none for the first write of tmp/c.
+                assertThat(replay.metrics().total("tidemark.replay.timers.fired", "expiration_days")).isEqualTo(2);
+                assertThat(processor.metrics().finishedCount("NOOP_RESOLVED")).isZero();
+            }
+        }
+    }
+}
