@@ -38,8 +38,11 @@ final class FiringCheck {
         ActionKind kind = ActionKind.valueOf(timer.kind());
         var evaluation = timer.upload()
                 ? rules.get().rules().evaluate(new MultipartUpload(timer.logicalKey(), timer.modTime()), now)
-                : rules.get().rules().evaluate(TimerPlanner.current(timer.logicalKey(), timer.size(), timer.tags(),
-                        timer.modTime(), timer.versionId()), rules.get().versioning(), now);
+                : rules.get().rules().evaluate(timer.noncurrent()
+                        ? TimerPlanner.noncurrent(timer.logicalKey(), timer.size(), timer.tags(), timer.modTime(),
+                                timer.versionId(), timer.noncurrentSince())
+                        : TimerPlanner.current(timer.logicalKey(), timer.size(), timer.tags(), timer.modTime(),
+                                timer.versionId()), rules.get().versioning(), now);
         Optional<RuleMatch> due = evaluation.due().filter(m -> m.kind() == kind);
         if (due.isPresent()) {
             return new Fire(due.get());

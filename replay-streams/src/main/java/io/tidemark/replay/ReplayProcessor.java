@@ -112,9 +112,10 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
      * a current-version expiration (the gateway then checks the identity against what is latest now).
      */
     static ObjectTask task(ReplayTimer timer, Fire fire) {
-        boolean upload = timer.upload();
-        return new ObjectTask(ActionIds.of(timer), upload ? "abort-upload" : "expire", timer.kind(),
-                new ObjectTask.Target(timer.bucket(), timer.objectPath(), ""),
+        String action = timer.upload() ? "abort-upload" : timer.noncurrent() ? "delete-version" : "expire";
+        // Only a noncurrent-version delete names its version; see the method comment for expirations.
+        return new ObjectTask(ActionIds.of(timer), action, timer.kind(),
+                new ObjectTask.Target(timer.bucket(), timer.objectPath(), timer.noncurrent() ? timer.versionId() : ""),
                 new ObjectTask.Details(timer.identity(), fire.match().ruleId(), fire.match().ruleHash().toHex(),
                         timer.dueAt(), "replay", null));
     }

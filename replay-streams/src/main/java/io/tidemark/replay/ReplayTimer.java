@@ -13,6 +13,8 @@ import java.util.Map;
  * @param versionId      the version the entry was when armed (the task names none for a current-version
  *                       expiration); empty in a never-versioned bucket
  * @param modTime        the entry's modification time (an upload's initiation)
+ * @param noncurrentSince when the version became noncurrent (the gateway's stamp), for a noncurrent-version
+ *                       timer; {@code null} otherwise
  * @param protectedUntil object lock on the entry when armed: its retention date, {@link Instant#MAX} for a legal
  *                       hold, {@code null} for none; a timer never fires while it holds
  * @param armedTsNs      the ts_ns of the meta-log or re-arm record that armed it
@@ -20,7 +22,7 @@ import java.util.Map;
 public record ReplayTimer(String timerId, String bucket, String logicalKey, String objectPath, String versionId,
                           String kind, String ruleId, String ruleHash, Instant dueAt,
                           ObjectTask.ExpectedIdentity identity, long size, Map<String, String> tags, Instant modTime,
-                          Instant protectedUntil, long armedTsNs) {
+                          Instant noncurrentSince, Instant protectedUntil, long armedTsNs) {
 
     public ReplayTimer {
         tags = tags == null ? Map.of() : Map.copyOf(tags);
@@ -30,8 +32,12 @@ public record ReplayTimer(String timerId, String bucket, String logicalKey, Stri
         return "ABORT_MPU".equals(kind);
     }
 
+    boolean noncurrent() {
+        return "NONCURRENT_DAYS".equals(kind);
+    }
+
     ReplayTimer retimed(String newRuleId, String newRuleHash, Instant newDueAt) {
         return new ReplayTimer(timerId, bucket, logicalKey, objectPath, versionId, kind, newRuleId, newRuleHash, newDueAt,
-                identity, size, tags, modTime, protectedUntil, armedTsNs);
+                identity, size, tags, modTime, noncurrentSince, protectedUntil, armedTsNs);
     }
 }

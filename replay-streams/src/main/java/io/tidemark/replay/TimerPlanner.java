@@ -27,7 +27,9 @@ import java.util.function.Function;
  *
  * <p>Timers this version keeps: Expiration/Days of the current version (an unversioned object, a bucket's null
  * version, or the latest version in {@code .versions}, expired without a version ID so the gateway checks the
- * identity against what is latest when it acts) and AbortIncompleteMultipartUpload. An overwrite, a re-tag or any
+ * identity against what is latest when it acts), NoncurrentVersionExpiration/NoncurrentDays of a demoted version
+ * (from the gateway's noncurrent-since stamp; rules with NewerNoncurrentVersions are left to the walker, which
+ * knows ranks) and AbortIncompleteMultipartUpload. An overwrite, a re-tag or any
  * other change to the entry re-arms from the entry as it is now (its identity changed, so the old timer could only
  * ever NOOP); a delete, a delete marker or an upload's end cancels.
  */
@@ -49,6 +51,10 @@ final class TimerPlanner {
 
     static String currentTimerId(String bucket, String logicalKey) {
         return bucket + "/" + logicalKey + "#" + ActionKind.EXPIRATION_DAYS;
+    }
+
+    static String noncurrentTimerId(String bucket, String logicalKey, String versionId) {
+        return bucket + "/" + logicalKey + "#" + versionId + "#" + ActionKind.NONCURRENT_DAYS;
     }
 
     static String uploadTimerId(String bucket, String uploadPath) {
@@ -82,6 +88,8 @@ final class TimerPlanner {
         switch (kind) {
             case OBJECT_DELETED, DELETE_MARKER_CREATED:
                 return List.of(new Cancel(currentId));
+            case VERSION_DELETED:
+                return List.of(new Cancel(noncurrentTimerId(bucket, key, versionIdOf(entry, versionFile))));
             case OBJECT_WRITTEN, TAGS_CHANGED, VERSION_CREATED, REARM:
                 if (!hasNew || entry.getIsDirectory()) {
                     return List.of(new Nothing("no-entry"));
@@ -91,10 +99,14 @@ final class TimerPlanner {
                 if (!hasNew || entry.getIsDirectory()) {
                     return List.of(new Nothing("other"));
                 }
-                // Metadata changed (a lock, a stamp): the armed identity is stale. Re-arm only the entry the timer
-                // was armed on; an update to a noncurrent version's file must not arm a current-version timer.
-                Optional<ReplayTimer> armed = existing.apply(currentId);
                 String versionId = versionIdOf(entry, versionFile);
+                if (entry.getExtendedMap().containsKey(S3Layout.NONCURRENT_SINCE_NS)) {
+                    // The gateway stamps a version when it is demoted: NoncurrentDays count from that stamp.
+                    return List.of(armNoncurrent(record, rules, entry, versionId, now));
+                }
+                // Metadata changed (a lock): the armed identity is stale. Re-arm only the entry the timer was armed
+                // on; an update to another version's file must not arm a current-version timer.
+                Optional<ReplayTimer> armed = existing.apply(currentId);
                 if (armed.isPresent() && armed.get().versionId().equals(versionId)) {
                     return List.of(armCurrent(record, rules, entry, versionFile, now));
                 }
@@ -124,7 +136,55 @@ final class TimerPlanner {
         RuleMatch m = match.get();
         return new Arm(new ReplayTimer(currentId, bucket, key, key, versionId, ActionKind.EXPIRATION_DAYS.name(),
                 m.ruleId(), m.ruleHash().toHex(), m.dueAt(), ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)),
-                entry.getAttributes().getFileSize(), tags, modTime, protectedUntil(entry), record.getTsNs()));
+                entry.getAttributes().getFileSize(), tags, modTime, null, protectedUntil(entry), record.getTsNs()));
+    }
+
+    /**
+     * A demoted version, timed from its noncurrent-since stamp. With NewerNoncurrentVersions in the rule the rank
+     * that decides is unknown here, so no timer is armed (never early; the walker counts ranks).
+     */
+    private Change armNoncurrent(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, String versionId,
+                                 Instant now) {
+        String bucket = record.getBucket();
+        String key = record.getLogicalKey();
+        String timerId = noncurrentTimerId(bucket, key, versionId);
+        Optional<Instant> since = noncurrentSince(entry);
+        if (rules.isEmpty() || since.isEmpty() || versionId.isEmpty() || isMarker(entry)) {
+            return new Cancel(timerId);
+        }
+        Map<String, String> tags = tags(entry);
+        Instant modTime = modTime(entry);
+        ObjectVersion version = noncurrent(key, entry.getAttributes().getFileSize(), tags, modTime, versionId,
+                since.get());
+        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(version, rules.get().versioning(), now),
+                ActionKind.NONCURRENT_DAYS);
+        if (match.isEmpty()) {
+            return new Cancel(timerId);
+        }
+        RuleMatch m = match.get();
+        return new Arm(new ReplayTimer(timerId, bucket, key, key, versionId, ActionKind.NONCURRENT_DAYS.name(),
+                m.ruleId(), m.ruleHash().toHex(), m.dueAt(), ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)),
+                entry.getAttributes().getFileSize(), tags, modTime, since.get(), protectedUntil(entry),
+                record.getTsNs()));
+    }
+
+    /** A noncurrent version as the rules see it: its rank among noncurrent versions is not known here. */
+    static ObjectVersion noncurrent(String key, long size, Map<String, String> tags, Instant modTime, String versionId,
+                                    Instant since) {
+        return new ObjectVersion(key, size, tags, modTime, false, false, versionId, since, 2, null);
+    }
+
+    static Optional<Instant> noncurrentSince(Entry entry) {
+        var stamp = entry.getExtendedMap().get(S3Layout.NONCURRENT_SINCE_NS);
+        if (stamp == null) {
+            return Optional.empty();
+        }
+        try {
+            long ns = Long.parseLong(stamp.toStringUtf8().trim());
+            return Optional.of(Instant.ofEpochSecond(Math.floorDiv(ns, 1_000_000_000L), Math.floorMod(ns, 1_000_000_000L)));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     private Change armUpload(MetaLogRecord record, BucketRules rules, String uploadPath, Entry entry, Instant now) {
@@ -138,7 +198,7 @@ final class TimerPlanner {
         RuleMatch m = match.get();
         return new Arm(new ReplayTimer(timerId, record.getBucket(), record.getLogicalKey(), uploadPath, "",
                 ActionKind.ABORT_MPU.name(), m.ruleId(), m.ruleHash().toHex(), m.dueAt(), null, 0, Map.of(), initiated,
-                null, record.getTsNs()));
+                null, null, record.getTsNs()));
     }
 
     /** The current-version object as the rules see it. */

@@ -83,9 +83,16 @@ class ReplayTopologyTest {
     }
 
     private void lifecycle(String bucket, String xml) {
-        configs.pipeInput(bucket, new BucketConfig(bucket, "Off", false, xml, Integer.toHexString(xml.hashCode()), null,
-                null));
+        lifecycle(bucket, xml, "Off");
     }
+
+    private void lifecycle(String bucket, String xml, String versioning) {
+        configs.pipeInput(bucket, new BucketConfig(bucket, versioning, false, xml, Integer.toHexString(xml.hashCode()),
+                null, null));
+    }
+
+    private static final String NONCURRENT_1_DAY = """
+            <LifecycleConfiguration><Rule><ID>old</ID><Filter></Filter><Status>Enabled</Status>            <NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration>            </Rule></LifecycleConfiguration>""";
 
     private void event(MetaLogRecord record) {
         metaLog.pipeInput(ShardPartitioner.key(record.getBucket(), record.getLogicalKey()), record);
@@ -243,6 +250,50 @@ class ReplayTopologyTest {
         assertThat(tasks.readValuesToList()).as("one tick, max.fired.per.tick is 2").hasSize(2);
         advanceTo(T0.plusSeconds(12));
         assertThat(metrics.total("tidemark.replay.timers.fired", "expiration_days")).isEqualTo(5);
+    }
+
+    /** v1 is demoted by v2 at T0+3 (the gateway stamps it); NoncurrentDays count from the stamp, not v1's mtime. */
+    @Test
+    void shouldDeleteANoncurrentVersionOneDayAfterItWasDemoted() {
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        Entry v1 = Events.object("v_1", T0.minusSeconds(1000), 1, Map.of());
+        Entry v1Demoted = v1.toBuilder().putExtended(S3Layout.NONCURRENT_SINCE_NS, com.google.protobuf.ByteString
+                .copyFromUtf8(String.valueOf(T0.plusSeconds(3).getEpochSecond() * 1_000_000_000L))).build();
+        Entry v2 = Events.object("v_2", T0.plusSeconds(3), 2, Map.of());
+        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "v", "k", dir, null, v2,
+                T0.plusSeconds(3)));
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "v", "k", dir, v1, v1Demoted,
+                T0.plusSeconds(3)));
+        advanceTo(T0.plusSeconds(12));
+        assertThat(tasks.isEmpty()).as("a day from demotion, not from v1's old mtime").isTrue();
+        advanceTo(T0.plusSeconds(14));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("NONCURRENT_DAYS");
+            assertThat(t.target()).isEqualTo(new ObjectTask.Target("v", "k", "1"));
+            assertThat(t.action()).isEqualTo("delete-version");
+            assertThat(t.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(
+                    EntryIdentity.of(v1Demoted)));
+        });
+    }
+
+    @Test
+    void shouldLeaveKeepCountRulesToTheWalkerAndCancelOnVersionDelete() {
+        lifecycle("v", NONCURRENT_1_DAY.replace("<NoncurrentDays>1</NoncurrentDays>",
+                "<NoncurrentDays>1</NoncurrentDays><NewerNoncurrentVersions>2</NewerNoncurrentVersions>"), "Enabled");
+        Entry demoted = Events.object("v_1", T0, 1, Map.of(S3Layout.NONCURRENT_SINCE_NS,
+                String.valueOf(T0.getEpochSecond() * 1_000_000_000L)));
+        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "v", "k", dir, null, demoted, T0));
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        Entry other = Events.object("v_9", T0, 1, Map.of(S3Layout.NONCURRENT_SINCE_NS,
+                String.valueOf(T0.getEpochSecond() * 1_000_000_000L)));
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "v", "j", "/buckets/v/j.versions",
+                null, other, T0));
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_DELETED, "v", "j",
+                "/buckets/v/j.versions", other, null, T0.plusSeconds(1)));
+        advanceTo(T0.plusSeconds(20));
+        assertThat(tasks.isEmpty()).isTrue();
     }
 
     @Test

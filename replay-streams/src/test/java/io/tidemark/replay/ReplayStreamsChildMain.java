@@ -1,0 +1,14 @@
+package io.tidemark.replay;
+
+import io.tidemark.localcluster.ChildService;
+
+/** A replay-streams instance in its own JVM, as {@code tidemark replay-streams} runs it, for kill -9 tests. */
+public final class ReplayStreamsChildMain {
+
+    private ReplayStreamsChildMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ChildService.run("replay-streams", args, ReplayStreamsService::new);
+    }
+}
