@@ -155,7 +155,7 @@ public class TidemarkConfig extends AbstractConfig {
                 .define(REPLAY_MAX_FIRED_PER_TICK, Type.INT, 10_000, Range.between(1, 10_000_000), Importance.LOW,
                         "Most timers one stream task fires per tick, so a backlog cannot hold up its commits; the "
                                 + "rest fire on the next ticks.")
-                .define(REPLAY_STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/tidemark-replay-streams",
+                .define(REPLAY_STATE_DIR, Type.STRING, "/tmp/tidemark-replay-streams",
                         Importance.MEDIUM, "Where replay-streams keeps its local state (RocksDB); it is rebuilt from "
                                 + "the changelog when lost.")
                 .define(REPLAY_NUM_STREAM_THREADS, Type.INT, 1, Range.between(1, 64), Importance.LOW,
