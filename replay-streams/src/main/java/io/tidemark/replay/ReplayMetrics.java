@@ -66,6 +66,11 @@ public final class ReplayMetrics {
         return n == null ? 0 : n.sum();
     }
 
+    /** The longest a task was emitted after its timer's due instant, in seconds. */
+    public double maxLateSeconds() {
+        return dueToEmitted.max(TimeUnit.SECONDS);
+    }
+
     public long pending() {
         return pendingByPartition.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -76,7 +81,7 @@ public final class ReplayMetrics {
         long dropped = totals.entrySet().stream().filter(e -> e.getKey().startsWith("tidemark.replay.timers.dropped|"))
                 .mapToLong(e -> e.getValue().sum()).sum();
         return String.format(Locale.ROOT, "replay-streams: state=%s pending=%d fired=%d dropped=%d max-late=%.1fs",
-                state, pending(), fired, dropped, dueToEmitted.max(TimeUnit.SECONDS));
+                state, pending(), fired, dropped, maxLateSeconds());
     }
 
     private void count(String name, String tagKey, String tagValue, String description) {
