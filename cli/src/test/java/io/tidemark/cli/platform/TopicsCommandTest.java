@@ -40,7 +40,8 @@ class TopicsCommandTest {
         Result created = topics(cluster, prefix, "create");
         assertThat(created.exitCode()).as(created.err()).isZero();
         assertThat(created.out()).contains(prefix + "meta-log").contains("8/8").contains("created");
-        assertThat(created.out().lines().filter(l -> l.contains("created")).count()).isEqualTo(7);
+        assertThat(created.out().lines().filter(l -> l.contains("created")).count()).isEqualTo(9);
+        assertThat(created.out()).contains(prefix + "rearm").contains(prefix + "replay-streams.dlq");
         assertThat(created.out()).contains(prefix + "bucket-configs").contains("compact");
 
         Result again = topics(cluster, prefix, "create");
