@@ -1,5 +1,8 @@
 package io.tidemark.cli.replay;
 
+import io.tidemark.config.ConfigLoader;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,8 +24,14 @@ public final class ReplayBenchCommand implements Callable<Integer> {
             description = "Lifecycle day: every timer falls due this long after the writes (default ${DEFAULT-VALUE}).")
     private int daySeconds;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Another setting for replay-streams under test, e.g. kafka.streams.commit.interval.ms=1000. "
+                    + "Repeatable.")
+    private List<String> settings = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
-        return ReplayBenchmark.run(new ReplayBenchmark.Options(events, daySeconds), spec.commandLine().getOut()) ? 0 : 1;
+        return ReplayBenchmark.run(new ReplayBenchmark.Options(events, daySeconds, ConfigLoader.flags(settings)),
+                spec.commandLine().getOut()) ? 0 : 1;
     }
 }

@@ -41,7 +41,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class ReplayBenchmark {
 
-    record Options(int events, int daySeconds) {
+    record Options(int events, int daySeconds, Map<String, String> settings) {
     }
 
     private static final String EXPIRE_1_DAY = "<LifecycleConfiguration><Rule><ID>bench</ID><Filter></Filter>"
@@ -63,6 +63,7 @@ final class ReplayBenchmark {
                     "replay-streams.punctuate.interval.ms", "100",
                     "replay-streams.max.fired.per.tick", "20000",
                     "replay-streams.status.interval.ms", "600000"));
+            settings.putAll(options.settings());
             TidemarkConfig config = new TidemarkConfig(settings);
             TopicRegistry topics = TopicRegistry.from(config);
             try (Admin admin = Admin.create(config.adminProperties())) {
