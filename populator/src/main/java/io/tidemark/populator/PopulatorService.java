@@ -6,6 +6,7 @@ import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
+import io.tidemark.service.StatusLog;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ZooKeeperConnection;
@@ -13,8 +14,6 @@ import io.tidemark.zookeeper.ZooKeeperPaths;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -50,7 +49,7 @@ public final class PopulatorService extends ManagedService {
     private volatile FilerClient filer;
     private volatile LeaderLatch latch;
     private volatile Thread worker;
-    private volatile ScheduledExecutorService statusLog;
+    private volatile StatusLog statusLog;
 
     public PopulatorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         super("populator");
@@ -75,13 +74,8 @@ public final class PopulatorService extends ManagedService {
         latch = newLatch();
         worker = new Thread(this::work, "populator-tailer");
         worker.start();
-        statusLog = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "populator-status");
-            t.setDaemon(true);
-            return t;
-        });
-        long interval = config.getLong(TidemarkConfig.POPULATOR_STATUS_INTERVAL_MS);
-        statusLog.scheduleAtFixedRate(() -> log.info(metrics.statusLine()), interval, interval, TimeUnit.MILLISECONDS);
+        statusLog = StatusLog.start("populator", config.millis(TidemarkConfig.POPULATOR_STATUS_INTERVAL_MS), log,
+                metrics::statusLine);
     }
 
     private LeaderLatch newLatch() {
@@ -231,7 +225,7 @@ public final class PopulatorService extends ManagedService {
             }
         }
         if (statusLog != null) {
-            statusLog.shutdownNow();
+            statusLog.close();
         }
         if (latch != null) {
             try {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
+import io.tidemark.service.StatusLog;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Duration;
@@ -11,9 +12,6 @@ import io.tidemark.messages.BucketConfig;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -41,7 +39,7 @@ public final class ReplayStreamsService extends ManagedService {
     private final ReplayMetrics metrics;
     private volatile KafkaStreams streams;
     private volatile AutoCloseable binding;
-    private volatile ScheduledExecutorService statusLog;
+    private volatile StatusLog statusLog;
 
     public ReplayStreamsService(TidemarkConfig config, MeterRegistry meters) {
         super("replay-streams");
@@ -95,14 +93,8 @@ public final class ReplayStreamsService extends ManagedService {
         });
         binding = Metrics.bind(meters, streams);
         streams.start();
-        statusLog = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "replay-streams-status");
-            t.setDaemon(true);
-            return t;
-        });
-        long interval = config.getLong(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS);
-        statusLog.scheduleAtFixedRate(() -> log.info(metrics.statusLine(streams.state().name())), interval, interval,
-                TimeUnit.MILLISECONDS);
+        statusLog = StatusLog.start("replay-streams", config.millis(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS), log,
+                () -> metrics.statusLine(streams.state().name()));
     }
 
     @Override
@@ -130,7 +122,7 @@ public final class ReplayStreamsService extends ManagedService {
     @Override
     protected void doStop() throws Exception {
         if (statusLog != null) {
-            statusLog.shutdownNow();
+            statusLog.close();
         }
         if (streams != null) {
             streams.close(Duration.ofMillis(Math.max(1_000, config.shutdownTimeout().toMillis() * 3 / 4)));

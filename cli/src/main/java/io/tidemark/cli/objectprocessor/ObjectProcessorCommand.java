@@ -1,11 +1,8 @@
 package io.tidemark.cli.objectprocessor;
 
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tidemark.cli.ConfigOptions;
-import io.tidemark.config.TidemarkConfig;
+import io.tidemark.cli.ServiceLauncher;
 import io.tidemark.objectprocessor.ObjectProcessorService;
-import io.tidemark.service.Metrics;
-import io.tidemark.service.ServiceRunner;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,9 +21,7 @@ public final class ObjectProcessorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        TidemarkConfig config = options.load();
-        PrometheusMeterRegistry registry = Metrics.newRegistry("object-processor");
-        ObjectProcessorService service = new ObjectProcessorService(config, Clock.systemUTC(), registry);
-        return new ServiceRunner(service, config, registry).run(ServiceRunner.Hooks.RUNTIME);
+        return ServiceLauncher.run(options, "object-processor", (config, registry) -> new ObjectProcessorService(config,
+                Clock.systemUTC(), registry));
     }
 }

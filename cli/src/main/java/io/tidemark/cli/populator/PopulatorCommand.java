@@ -1,11 +1,8 @@
 package io.tidemark.cli.populator;
 
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tidemark.cli.ConfigOptions;
-import io.tidemark.config.TidemarkConfig;
+import io.tidemark.cli.ServiceLauncher;
 import io.tidemark.populator.PopulatorService;
-import io.tidemark.service.Metrics;
-import io.tidemark.service.ServiceRunner;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,9 +20,6 @@ public final class PopulatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        TidemarkConfig config = options.load();
-        PrometheusMeterRegistry registry = Metrics.newRegistry("populator");
-        PopulatorService service = new PopulatorService(config, Clock.systemUTC(), registry);
-        return new ServiceRunner(service, config, registry).run(ServiceRunner.Hooks.RUNTIME);
+        return ServiceLauncher.run(options, "populator", (config, registry) -> new PopulatorService(config, Clock.systemUTC(), registry));
     }
 }

@@ -1,11 +1,8 @@
 package io.tidemark.cli.replay;
 
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tidemark.cli.ConfigOptions;
-import io.tidemark.config.TidemarkConfig;
+import io.tidemark.cli.ServiceLauncher;
 import io.tidemark.replay.ReplayStreamsService;
-import io.tidemark.service.Metrics;
-import io.tidemark.service.ServiceRunner;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,9 +20,6 @@ public final class ReplayStreamsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        TidemarkConfig config = options.load();
-        PrometheusMeterRegistry registry = Metrics.newRegistry("replay-streams");
-        ReplayStreamsService service = new ReplayStreamsService(config, registry);
-        return new ServiceRunner(service, config, registry).run(ServiceRunner.Hooks.RUNTIME);
+        return ServiceLauncher.run(options, "replay-streams", ReplayStreamsService::new);
     }
 }
