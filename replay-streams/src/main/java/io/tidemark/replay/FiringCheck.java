@@ -9,8 +9,9 @@ import java.util.Optional;
 
 /**
  * What a due timer does, decided against the bucket's rules as they are at firing, not as they were when it was
- * armed: fire (the current rules make this entry due now for this kind), re-time (a rule still applies, but later),
- * or drop with a reason (no lifecycle any more, rules that no longer match, object lock on the entry).
+ * armed: fire (the current rules make this entry due now for this kind), re-time
+ * (a rule still applies, but later; or object lock protects the entry), or drop with a reason (no lifecycle any
+ * more, rules that no longer match).
  */
 final class FiringCheck {
 
@@ -27,13 +28,20 @@ final class FiringCheck {
     record Drop(String reason) implements Verdict {
     }
 
+    /** How far a timer under a legal hold is put off; it is re-armed sooner by any change to its entry. */
+    static final java.time.Duration LOCK_HORIZON = java.time.Duration.ofDays(36_500);
+
     static Verdict check(ReplayTimer timer, Optional<BucketRules> rules, Instant now) {
         if (rules.isEmpty()) {
             return new Drop("no-lifecycle");
         }
         if (timer.protectedUntil() != null && now.isBefore(timer.protectedUntil())) {
             // A second, client-side guard: the gateway checks locks only where the bucket has object lock enabled.
-            return new Drop("object-lock");
+            // The timer waits out a retention; under a legal hold it waits until the entry changes (lifting the
+            // hold is an update of the entry, which re-arms the timer from the entry as it is then).
+            Instant until = timer.protectedUntil().isAfter(now.plus(LOCK_HORIZON)) ? now.plus(LOCK_HORIZON)
+                    : timer.protectedUntil();
+            return new Retime(timer.retimed(timer.ruleId(), timer.ruleHash(), until));
         }
         ActionKind kind = ActionKind.valueOf(timer.kind());
         var evaluation = timer.upload()

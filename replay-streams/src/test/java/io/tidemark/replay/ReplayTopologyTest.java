@@ -217,14 +217,29 @@ class ReplayTopologyTest {
     }
 
     @Test
-    void shouldNeverFireForAnEntryUnderLegalHoldWhateverTheBucketFlag() {
+    void shouldNeverFireForAnEntryUnderObjectLockWhateverTheBucketFlag() {
         lifecycle("b", EXPIRE_1_DAY);
-        event(Events.written("b", Events.object("logs/held", T0, 1, Map.of(S3Layout.LEGAL_HOLD, "ON")), T0));
+        Entry held = Events.object("logs/held", T0, 1, Map.of(S3Layout.LEGAL_HOLD, "ON"));
+        event(Events.written("b", held, T0));
         event(Events.written("b", Events.object("logs/retained", T0, 1, Map.of(S3Layout.RETAIN_UNTIL,
-                String.valueOf(T0.plusSeconds(3600).getEpochSecond()))), T0));
+                String.valueOf(T0.plusSeconds(30).getEpochSecond()))), T0));
         advanceTo(T0.plusSeconds(20));
         assertThat(tasks.isEmpty()).isTrue();
-        assertThat(metrics.total("tidemark.replay.timers.dropped", "object-lock")).isEqualTo(2);
+        assertThat(metrics.total("tidemark.replay.timers.retimed", "expiration_days")).as("both wait").isEqualTo(2);
+
+        // The hold is lifted (an update of the entry): the timer is re-armed from the entry as it is now.
+        Entry lifted = held.toBuilder().putExtended(S3Layout.LEGAL_HOLD, com.google.protobuf.ByteString
+                .copyFromUtf8("OFF")).build();
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "b", "logs/held", "/buckets/b", held,
+                lifted, T0.plusSeconds(20)));
+        advanceTo(T0.plusSeconds(22));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> {
+            assertThat(t.target().objectPath()).isEqualTo("logs/held");
+            assertThat(t.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(lifted)));
+        });
+        advanceTo(T0.plusSeconds(31));
+        assertThat(tasks.readValuesToList()).as("the retention ended").singleElement()
+                .satisfies(t -> assertThat(t.target().objectPath()).isEqualTo("logs/retained"));
     }
 
     @Test
