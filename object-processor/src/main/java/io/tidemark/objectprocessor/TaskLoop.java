@@ -397,7 +397,6 @@ public final class TaskLoop implements ConsumerRebalanceListener {
 
     /** This instance's share of the group's rate follows the share of partitions it holds. */
     private void reshare() {
-        metrics.partitions(work.size());
         double group = settings.deletesPerSecond();
         if (group <= 0) {
             caller.rate(0);
@@ -406,5 +405,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             log.info("rate share: {} of {} deletes/s for {} of {} partitions",
                     String.format(Locale.ROOT, "%.2f", caller.rate()), group, work.size(), totalPartitions);
         }
+        // Published after the rate, so whoever sees the new partition count sees the rate that goes with it.
+        metrics.partitions(work.size());
     }
 }

@@ -1,6 +1,5 @@
 package io.tidemark.replay;
 
-import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.replay.FiringCheck.Drop;
@@ -37,7 +36,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     private final BucketRulesCache rules;
     private ProcessorContext<String, ObjectTask> context;
     private TimerStore timers;
-    private KeyValueStore<String, BucketConfig> configs;
+    private BucketConfigs configs;
 
     ReplayProcessor(ReplayTopology.Params params) {
         this.params = params;
@@ -50,7 +49,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         KeyValueStore<Bytes, ReplayTimer> timerStore = context.getStateStore(TimerStore.TIMERS);
         KeyValueStore<String, Bytes> index = context.getStateStore(TimerStore.INDEX);
         this.timers = new TimerStore(timerStore, index);
-        this.configs = context.getStateStore(ReplayTopology.BUCKET_CONFIGS_STORE);
+        KeyValueStore<String, byte[]> configStore = context.getStateStore(ReplayTopology.BUCKET_CONFIGS_STORE);
+        this.configs = new BucketConfigs(configStore, params.topics().bucketConfigs().valueSerde().deserializer());
         context.schedule(params.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fire);
     }
 
@@ -62,7 +62,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             return;
         }
         Instant now = Instant.ofEpochMilli(context.currentSystemTimeMs());
-        Optional<BucketRules> bucketRules = rules.rules(config(event.getBucket()));
+        Optional<BucketRules> bucketRules = rules.rules(configs.get(event.getBucket()));
         for (TimerPlanner.Change change : planner.plan(event, bucketRules, timers::get, now)) {
             if (change instanceof Arm arm) {
                 timers.arm(arm.timer());
@@ -77,18 +77,11 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         }
     }
 
-    private BucketConfig config(String bucket) {
-        if (bucket.isEmpty()) {
-            return null;
-        }
-        return configs.get(bucket);
-    }
-
     /** Fires what is due at {@code timestamp} (wall-clock millis), at most a tick's worth. */
     private void fire(long timestamp) {
         Instant now = Instant.ofEpochMilli(timestamp);
         for (ReplayTimer timer : timers.due(now, params.maxPerTick())) {
-            FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(config(timer.bucket())), now);
+            FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(configs.get(timer.bucket())), now);
             if (verdict instanceof Fire fire) {
                 timers.cancel(timer.timerId());
                 String key = ShardPartitioner.key(timer.bucket(), timer.logicalKey());

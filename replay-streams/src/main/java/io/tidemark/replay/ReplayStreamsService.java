@@ -109,9 +109,11 @@ public final class ReplayStreamsService extends ManagedService {
         if (s == null || s.state() != KafkaStreams.State.RUNNING) {
             return Optional.empty();
         }
-        ReadOnlyKeyValueStore<String, BucketConfig> store = s.store(StoreQueryParameters.fromNameAndType(
+        ReadOnlyKeyValueStore<String, byte[]> store = s.store(StoreQueryParameters.fromNameAndType(
                 ReplayTopology.BUCKET_CONFIGS_STORE, QueryableStoreTypes.keyValueStore()));
-        return Optional.ofNullable(store.get(bucket));
+        byte[] raw = store.get(bucket);
+        return raw == null ? Optional.empty() : Optional.of(TopicRegistry.from(config).bucketConfigs().valueSerde()
+                .deserializer().deserialize(ReplayTopology.BUCKET_CONFIGS_STORE, raw));
     }
 
     public KafkaStreams.State streamsState() {

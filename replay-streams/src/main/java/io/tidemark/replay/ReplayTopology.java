@@ -8,6 +8,7 @@ import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -60,10 +61,13 @@ public final class ReplayTopology {
                 Serdes.Bytes(), timerSerde), "timers");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.INDEX),
                 Serdes.String(), Serdes.Bytes()), "timers");
+        // The global store keeps each configuration as its record's bytes: a processor compares bytes to reuse the
+        // configuration it decoded last instead of decoding the lifecycle XML's JSON for every event.
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(BUCKET_CONFIGS_STORE),
-                        Serdes.String(), topics.bucketConfigs().valueSerde()).withLoggingDisabled(),
+                        Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(),
                 "bucket-configs-source", Serdes.String().deserializer(), topics.bucketConfigs().valueSerde().deserializer(),
-                topics.bucketConfigs().name(), "bucket-configs-updater", BucketConfigsUpdater::new);
+                topics.bucketConfigs().name(), "bucket-configs-updater",
+                () -> new BucketConfigsUpdater(topics.bucketConfigs().valueSerde().serializer()));
         int partitions = topics.objectTasks().partitions();
         topology.addSink("object-tasks-sink", topics.objectTasks().name(), Serdes.String().serializer(),
                 topics.objectTasks().valueSerde().serializer(),
@@ -75,7 +79,12 @@ public final class ReplayTopology {
     /** Keeps the global store equal to the compacted topic: the latest configuration per bucket, none after a tombstone. */
     static final class BucketConfigsUpdater implements Processor<String, BucketConfig, Void, Void> {
 
-        private KeyValueStore<String, BucketConfig> store;
+        private final Serializer<BucketConfig> serializer;
+        private KeyValueStore<String, byte[]> store;
+
+        BucketConfigsUpdater(Serializer<BucketConfig> serializer) {
+            this.serializer = serializer;
+        }
 
         @Override
         public void init(ProcessorContext<Void, Void> context) {
@@ -90,7 +99,7 @@ public final class ReplayTopology {
             if (record.value() == null) {
                 store.delete(record.key());
             } else {
-                store.put(record.key(), record.value());
+                store.put(record.key(), serializer.serialize(BUCKET_CONFIGS_STORE, record.value()));
             }
         }
     }
