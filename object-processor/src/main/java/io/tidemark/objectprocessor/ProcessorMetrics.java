@@ -136,10 +136,6 @@ public final class ProcessorMetrics {
         return partitions.get();
     }
 
-    public int inFlight() {
-        return inFlight.get();
-    }
-
     public String statusLine() {
         return String.format(Locale.ROOT, "object-processor: partitions=%d in-flight=%d buffered=%d done=%d noop=%d "
                         + "skipped-lock=%d parked=%d rate=%.1f/s", partitions.get(), inFlight.get(), buffered.get(),

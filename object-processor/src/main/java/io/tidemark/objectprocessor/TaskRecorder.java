@@ -63,8 +63,4 @@ final class TaskRecorder {
         });
         return sent;
     }
-
-    void flush() {
-        producer.flush();
-    }
 }
