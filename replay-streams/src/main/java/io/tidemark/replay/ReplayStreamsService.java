@@ -116,6 +116,12 @@ public final class ReplayStreamsService extends ManagedService {
                 .deserializer().deserialize(ReplayTopology.BUCKET_CONFIGS_STORE, raw));
     }
 
+    /** Stream tasks (shards) this instance processes now. */
+    public int activeTasks() {
+        KafkaStreams s = streams;
+        return s == null ? 0 : s.metadataForLocalThreads().stream().mapToInt(t -> t.activeTasks().size()).sum();
+    }
+
     public KafkaStreams.State streamsState() {
         KafkaStreams s = streams;
         return s == null ? KafkaStreams.State.CREATED : s.state();
