@@ -98,7 +98,10 @@ public class TidemarkConfig extends AbstractConfig {
                 .define(ZOOKEEPER_CONNECTION_TIMEOUT_MS, Type.INT, 15_000, Range.atLeast(100), Importance.LOW,
                         "How long to wait for a ZooKeeper connection.")
                 .define(ZOOKEEPER_AUTH_DIGEST, Type.PASSWORD, null, Importance.LOW,
-                        "Digest authentication for ZooKeeper, as user:password; none when unset.")
+                        "Digest authentication for ZooKeeper, as user:password; none when unset. When set, every node "
+                                + "Tidemark creates (the chroot included) is readable by anyone but can be changed or "
+                                + "deleted only with these credentials, so every Tidemark service sharing the chroot "
+                                + "needs the same value; on a shared ZooKeeper, set it.")
                 .define(FILER_ADDRESS, Type.STRING, "localhost:18888", Importance.HIGH,
                         "The SeaweedFS filer's gRPC address (filer port + 10000).")
                 .define(S3_GRPC_ADDRESS, Type.STRING, "localhost:18333", Importance.HIGH,
