@@ -2,13 +2,18 @@ package io.tidemark.topics;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads ranges of a topic's partitions: a whole topic from its beginning to the end offsets seen at the start (how
@@ -25,6 +30,24 @@ public final class TopicReader {
                                  int partitions, Duration timeout, Consumer<ConsumerRecord<byte[], byte[]>> sink) {
         List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p)).toList();
         read(consumer, consumer.beginningOffsets(all, timeout), consumer.endOffsets(all, timeout), timeout, sink);
+    }
+
+    /**
+     * Every committed value of a topic from its beginning to its end as of now, read with a consumer of its own
+     * (no group, {@code read_committed}).
+     */
+    public static <V> List<V> committedValues(Map<String, Object> consumerProperties, TopicSpec<?, V> topic,
+                                              Duration timeout) {
+        Map<String, Object> properties = new HashMap<>(consumerProperties);
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        List<V> values = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            readToEnd(consumer, topic.name(), topic.partitions(), timeout,
+                    r -> values.add(topic.valueSerde().deserializer().deserialize(topic.name(), r.value())));
+        }
+        return values;
     }
 
     /** Hands over every record of each partition from its {@code from} offset up to (not including) its end. */

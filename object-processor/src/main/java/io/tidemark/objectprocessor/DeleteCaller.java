@@ -94,8 +94,7 @@ final class DeleteCaller {
     }
 
     private static boolean isTransient(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return cause instanceof SeaweedCallException e && e.kind() == FailureKind.TRANSIENT;
+        return cause(error) instanceof SeaweedCallException e && e.kind() == FailureKind.TRANSIENT;
     }
 
     /** The failure a call's future ended with, unwrapped from the completion machinery. */

@@ -5,15 +5,16 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.seaweed.client.LifecycleDeleteClient;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
+import io.tidemark.service.StatusLog;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -48,6 +49,7 @@ public final class ObjectProcessorService extends ManagedService {
     private volatile ScheduledExecutorService scheduler;
     private volatile TaskLoop loop;
     private volatile Thread worker;
+    private volatile StatusLog statusLog;
 
     public ObjectProcessorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         super("object-processor");
@@ -95,8 +97,8 @@ public final class ObjectProcessorService extends ManagedService {
             }
         }, "object-processor-loop");
         worker.start();
-        long interval = config.getLong(TidemarkConfig.OBJECT_PROCESSOR_STATUS_INTERVAL_MS);
-        scheduler.scheduleAtFixedRate(() -> log.info(metrics.statusLine()), interval, interval, TimeUnit.MILLISECONDS);
+        statusLog = StatusLog.start("object-processor",
+                config.millis(TidemarkConfig.OBJECT_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
     }
 
     /** The group's consumer: manual commits of finished tasks only, and only committed transactional output. */
@@ -142,6 +144,9 @@ public final class ObjectProcessorService extends ManagedService {
                 w.join(2_000);
             }
         }
+        if (statusLog != null) {
+            statusLog.close();
+        }
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
@@ -149,10 +154,10 @@ public final class ObjectProcessorService extends ManagedService {
             binding.close();
         }
         if (producer != null) {
-            producer.close(java.time.Duration.ofSeconds(5));
+            producer.close(Duration.ofSeconds(5));
         }
         if (consumer != null) {
-            consumer.close(java.time.Duration.ofSeconds(5));
+            consumer.close(Duration.ofSeconds(5));
         }
         if (gateway != null) {
             gateway.close();

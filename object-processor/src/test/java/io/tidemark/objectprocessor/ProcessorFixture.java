@@ -31,12 +31,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -158,19 +156,7 @@ final class ProcessorFixture implements AutoCloseable {
     }
 
     private <V> List<V> read(TopicSpec<String, V> topic) {
-        List<V> values = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readerProperties(), new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            TopicReader.readToEnd(consumer, topic.name(), topic.partitions(), Duration.ofSeconds(30),
-                    r -> values.add(topic.valueSerde().deserializer().deserialize(topic.name(), r.value())));
-        }
-        return values;
-    }
-
-    private Map<String, Object> readerProperties() {
-        Map<String, Object> p = config.consumerProperties();
-        p.put("isolation.level", "read_committed");
-        return p;
+        return TopicReader.committedValues(config.consumerProperties(), topic, Duration.ofSeconds(30));
     }
 
     /** The group's committed offset per partition of {@code object-tasks}. */

@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compiled rules per bucket, recompiled whenever the bucket's lifecycle XML or versioning differs from what was
- * compiled, so an edit is seen at once; a bounded LRU, since a task sees the same few buckets again and again. A
- * configuration the populator marked invalid, or one that no longer parses, counts as none.
+ * Compiled rules per bucket, recompiled whenever the bucket's configuration is another instance than the one
+ * compiled ({@link BucketConfigs} hands out the same instance until the bucket's record changes), so an edit is
+ * seen at once; a bounded LRU, since a task sees the same few buckets again and again. A configuration the
+ * populator marked invalid, or one that no longer parses, counts as none.
  */
 final class BucketRulesCache {
 
@@ -24,7 +25,7 @@ final class BucketRulesCache {
     private static final int CAPACITY = 1_024;
 
     private final LifecycleCalendar calendar;
-    private record Compiled(String xml, String versioning, Optional<BucketRules> rules) {
+    private record Compiled(BucketConfig source, Optional<BucketRules> rules) {
     }
 
     private final Map<String, Compiled> cache = new LinkedHashMap<>(64, 0.75f, true) {
@@ -43,9 +44,8 @@ final class BucketRulesCache {
             return Optional.empty();
         }
         Compiled compiled = cache.get(config.bucket());
-        if (compiled == null || !compiled.xml().equals(config.lifecycleXml())
-                || !compiled.versioning().equals(config.versioning())) {
-            compiled = new Compiled(config.lifecycleXml(), config.versioning(), compile(config));
+        if (compiled == null || compiled.source() != config) {
+            compiled = new Compiled(config, compile(config));
             cache.put(config.bucket(), compiled);
         }
         return compiled.rules();

@@ -24,9 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
@@ -156,15 +154,6 @@ class ReplayStreamsGroupTest {
     }
 
     private static List<ObjectTask> committedTasks(TidemarkConfig config, TopicRegistry topics) {
-        Map<String, Object> properties = config.consumerProperties();
-        properties.put("isolation.level", "read_committed");
-        List<ObjectTask> tasks = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            TopicReader.readToEnd(consumer, topics.objectTasks().name(), topics.objectTasks().partitions(),
-                    Duration.ofSeconds(30), r -> tasks.add(topics.objectTasks().valueSerde().deserializer()
-                            .deserialize(topics.objectTasks().name(), r.value())));
-        }
-        return tasks;
+        return TopicReader.committedValues(config.consumerProperties(), topics.objectTasks(), Duration.ofSeconds(30));
     }
 }
