@@ -72,6 +72,14 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String OBJECT_PROCESSOR_TRANSPORT_BACKOFF_MAX_MS = "object-processor.transport.backoff.max.ms";
     public static final String OBJECT_PROCESSOR_COMMIT_INTERVAL_MS = "object-processor.commit.interval.ms";
     public static final String OBJECT_PROCESSOR_STATUS_INTERVAL_MS = "object-processor.status.interval.ms";
+    public static final String CONDUCTOR_SCHEDULE = "conductor.schedule";
+    public static final String CONDUCTOR_MAX_BACKLOG = "conductor.max.backlog";
+    public static final String CONDUCTOR_LOCK_WAIT_MS = "conductor.lock.wait.ms";
+    public static final String CONDUCTOR_WALK_STALE_MS = "conductor.walk.stale.ms";
+    public static final String BUCKET_PROCESSOR_PAGE_SIZE = "bucket-processor.page.size";
+    public static final String BUCKET_PROCESSOR_TASKS_PER_TRANSACTION = "bucket-processor.tasks.per.transaction";
+    public static final String BUCKET_PROCESSOR_RETRY_BACKOFF_MAX_MS = "bucket-processor.retry.backoff.max.ms";
+    public static final String BUCKET_PROCESSOR_STATUS_INTERVAL_MS = "bucket-processor.status.interval.ms";
 
     /** The prefix of every Tidemark environment variable. */
     public static final String ENV_PREFIX = "TIDEMARK_";
@@ -190,7 +198,32 @@ public class TidemarkConfig extends AbstractConfig {
                 .define(OBJECT_PROCESSOR_COMMIT_INTERVAL_MS, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW,
                         "How often the object processor commits the offsets of finished tasks.")
                 .define(OBJECT_PROCESSOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
-                        "How often the object processor logs its status line.");
+                        "How often the object processor logs its status line.")
+                .define(CONDUCTOR_SCHEDULE, Type.STRING, "0 2 * * *", Importance.MEDIUM,
+                        "When `tidemark conductor --schedule` runs walker passes: a five-field Unix cron expression, "
+                                + "evaluated in UTC.")
+                .define(CONDUCTOR_MAX_BACKLOG, Type.LONG, 100_000L, Importance.MEDIUM,
+                        "A walker pass is skipped while the bucket-processor or object-processor group has more "
+                                + "unconsumed records than this (read from Kafka at the start of the pass). "
+                                + "A negative value turns the gate off.")
+                .define(CONDUCTOR_LOCK_WAIT_MS, Type.LONG, 0L, Range.atLeast(0), Importance.LOW,
+                        "How long a conductor waits for the walker lock before skipping its pass; 0 skips at once "
+                                + "when another conductor holds it.")
+                .define(CONDUCTOR_WALK_STALE_MS, Type.LONG, 6L * 3_600_000L, Range.atLeast(1_000), Importance.LOW,
+                        "A walk that finished no page for this long counts as abandoned, and the next pass seeds a "
+                                + "new one for its bucket; until then, a bucket whose walk is under way is not seeded "
+                                + "again.")
+                .define(BUCKET_PROCESSOR_PAGE_SIZE, Type.INT, 1_000, Range.between(1, 100_000), Importance.MEDIUM,
+                        "Entries one bucket task lists and evaluates before it hands the rest of the walk to a "
+                                + "continuation task.")
+                .define(BUCKET_PROCESSOR_TASKS_PER_TRANSACTION, Type.INT, 4, Range.between(1, 1_000),
+                        Importance.LOW, "Most bucket tasks (pages) one Kafka transaction of the bucket processor "
+                                + "covers.")
+                .define(BUCKET_PROCESSOR_RETRY_BACKOFF_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.LOW,
+                        "Longest wait before a page that failed on the filer or on Kafka is tried again; the wait "
+                                + "starts at 200 ms and doubles.")
+                .define(BUCKET_PROCESSOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
+                        "How often the bucket processor logs its status line.");
     }
 
     /** The environment variable that sets a key: {@code TIDEMARK_} and the key upper-cased, dots and dashes to underscores. */

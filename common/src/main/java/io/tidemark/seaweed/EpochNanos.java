@@ -11,4 +11,8 @@ public final class EpochNanos {
     public static long of(Instant instant) {
         return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
+
+    public static Instant toInstant(long epochNanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(epochNanos, 1_000_000_000L), Math.floorMod(epochNanos, 1_000_000_000L));
+    }
 }

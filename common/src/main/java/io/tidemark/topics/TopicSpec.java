@@ -15,6 +15,12 @@ public record TopicSpec<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerd
         configs = Map.copyOf(configs);
     }
 
+    /** A record for this topic, key and value serialized with its serdes, on the partition its key hashes to. */
+    public ProducerRecord<byte[], byte[]> record(K key, V value) {
+        return new ProducerRecord<>(name, keySerde.serializer().serialize(name, key),
+                valueSerde.serializer().serialize(name, value));
+    }
+
     /** A record for this topic, key and value serialized with its serdes, on the given partition. */
     public ProducerRecord<byte[], byte[]> record(int partition, K key, V value) {
         return new ProducerRecord<>(name, partition, keySerde.serializer().serialize(name, key),

@@ -1,15 +1,10 @@
 package io.tidemark.populator;
 
-import com.google.protobuf.ByteString;
-import io.tidemark.lifecycle.config.LifecycleConfigException;
-import io.tidemark.lifecycle.config.LifecycleConfigs;
 import io.tidemark.lifecycle.engine.LifecycleCalendar;
-import io.tidemark.lifecycle.engine.RuleCompiler;
 import io.tidemark.messages.BucketConfig;
-import io.tidemark.seaweed.S3Layout;
+import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -84,23 +79,6 @@ public final class BucketConfigTracker {
 
     /** The configuration an entry describes, or {@code null} when it has no lifecycle XML. */
     BucketConfig configOf(String bucket, Entry entry) {
-        String xml = text(entry, S3Layout.LIFECYCLE_XML);
-        if (xml == null) {
-            return null;
-        }
-        String versioning = Optional.ofNullable(text(entry, S3Layout.VERSIONING)).orElse("Off");
-        boolean locked = S3Layout.enabled(text(entry, S3Layout.OBJECT_LOCK_ENABLED));
-        try {
-            var rules = RuleCompiler.compile(LifecycleConfigs.parseAndValidate(xml), calendar);
-            String hash = HexFormat.of().formatHex(rules.replayContentHash(bucket));
-            return new BucketConfig(bucket, versioning, locked, xml, hash, null, null);
-        } catch (LifecycleConfigException e) {
-            return new BucketConfig(bucket, versioning, locked, xml, "", e.code().name(), e.getMessage());
-        }
-    }
-
-    private static String text(Entry entry, String key) {
-        ByteString value = entry.getExtendedMap().get(key);
-        return value == null ? null : value.toStringUtf8();
+        return BucketEntryConfig.read(bucket, entry, calendar).orElse(null);
     }
 }

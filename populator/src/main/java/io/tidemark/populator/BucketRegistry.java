@@ -2,8 +2,9 @@ package io.tidemark.populator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.messages.BucketTask;
+import io.tidemark.zookeeper.LifecycleBuckets;
+import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.ZooKeeperPaths;
-import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
@@ -19,9 +20,11 @@ public final class BucketRegistry {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final CuratorFramework client;
+    private final LifecycleBuckets reader;
 
     public BucketRegistry(CuratorFramework client) {
         this.client = client;
+        this.reader = new LifecycleBuckets(client);
     }
 
     public void apply(BucketConfigChange change) throws Exception {
@@ -43,23 +46,11 @@ public final class BucketRegistry {
     }
 
     public Optional<RegistryEntry> read(String bucket) throws Exception {
-        try {
-            return Optional.of(parse(client.getData().forPath(ZooKeeperPaths.bucket(bucket))));
-        } catch (KeeperException.NoNodeException missing) {
-            return Optional.empty();
-        }
+        return reader.read(bucket);
     }
 
     public List<String> buckets() throws Exception {
-        try {
-            return client.getChildren().forPath(ZooKeeperPaths.BUCKETS).stream().sorted().toList();
-        } catch (KeeperException.NoNodeException none) {
-            return List.of();
-        }
-    }
-
-    private static RegistryEntry parse(byte[] value) throws IOException {
-        return JSON.readValue(value, RegistryEntry.class);
+        return reader.buckets();
     }
 
     /**
@@ -72,7 +63,7 @@ public final class BucketRegistry {
         String hash = change.config().ruleSetHash();
         String scanId = "recovery-" + change.bucket() + "-" + hash.substring(0, Math.min(16, hash.length())) + "-"
                 + generationTsNs;
-        return new BucketTask("processBucket", new BucketTask.Target(change.bucket()),
+        return new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(change.bucket()),
                 new BucketTask.Details(scanId, BucketTask.Mode.recovery, "", null));
     }
 }

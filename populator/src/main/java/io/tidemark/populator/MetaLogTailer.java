@@ -12,6 +12,7 @@ import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import io.tidemark.zookeeper.RegistryEntry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

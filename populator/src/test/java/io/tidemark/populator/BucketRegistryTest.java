@@ -1,5 +1,6 @@
 package io.tidemark.populator;
 
+import io.tidemark.zookeeper.RegistryEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.localcluster.EmbeddedZooKeeper;
@@ -45,7 +46,7 @@ class BucketRegistryTest {
         BucketRegistry registry = new BucketRegistry(zk.client());
         registry.apply(change("photos", "aa", null));
         registry.apply(change("photos", "aa", null));
-        assertThat(registry.read("photos")).contains(new RegistryEntry("aa", "Enabled", false, null));
+        assertThat(registry.read("photos")).contains(new RegistryEntry("aa", "Enabled", false, null, false));
         registry.apply(change("photos", "bb", null));
         assertThat(registry.read("photos").orElseThrow().ruleSetHash()).isEqualTo("bb");
         assertThat(registry.buckets()).contains("photos");

@@ -1,5 +1,6 @@
 package io.tidemark.populator;
 
+import io.tidemark.zookeeper.RegistryEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -9,12 +9,14 @@ import io.tidemark.lifecycle.engine.RuleSet;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.messages.pb.MetaLogProto.RearmRole;
 import io.tidemark.seaweed.ActionKind;
 import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,6 +77,9 @@ final class TimerPlanner {
         boolean hasNew = record.getEvent().hasNewEntry();
         Entry entry = hasNew ? record.getEvent().getNewEntry() : record.getEvent().getOldEntry();
         EventKind kind = record.getKind();
+        if (kind == EventKind.REARM) {
+            return List.of(rearm(record, rules, entry, now));
+        }
         if (kind == EventKind.UPLOAD_INITIATED || kind == EventKind.UPLOAD_ENDED) {
             String uploadPath = S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName();
             if (kind == EventKind.UPLOAD_ENDED || rules.isEmpty()) {
@@ -89,8 +94,8 @@ final class TimerPlanner {
             case OBJECT_DELETED, DELETE_MARKER_CREATED:
                 return List.of(new Cancel(currentId));
             case VERSION_DELETED:
-                return List.of(new Cancel(noncurrentTimerId(bucket, key, versionIdOf(entry, versionFile))));
-            case OBJECT_WRITTEN, TAGS_CHANGED, VERSION_CREATED, REARM:
+                return List.of(new Cancel(noncurrentTimerId(bucket, key, S3Entries.versionId(entry, versionFile))));
+            case OBJECT_WRITTEN, TAGS_CHANGED, VERSION_CREATED:
                 if (!hasNew || entry.getIsDirectory()) {
                     return List.of(new Nothing("no-entry"));
                 }
@@ -99,10 +104,11 @@ final class TimerPlanner {
                 if (!hasNew || entry.getIsDirectory()) {
                     return List.of(new Nothing("other"));
                 }
-                String versionId = versionIdOf(entry, versionFile);
+                String versionId = S3Entries.versionId(entry, versionFile);
                 if (entry.getExtendedMap().containsKey(S3Layout.NONCURRENT_SINCE_NS)) {
                     // The gateway stamps a version when it is demoted: NoncurrentDays count from that stamp.
-                    return List.of(armNoncurrent(record, rules, entry, versionId, now));
+                    return List.of(armNoncurrent(record, rules, entry, versionId, S3Entries.noncurrentSince(entry),
+                            now));
                 }
                 // Metadata changed (a lock): the armed identity is stale. Re-arm only the entry the timer was armed
                 // on; an update to another version's file must not arm a current-version timer.
@@ -116,17 +122,45 @@ final class TimerPlanner {
         }
     }
 
+    /**
+     * A recovery walk's record: the entry as listed under the rules that are current now, in the role the walk
+     * found it in (the walk knows which version is latest; a single event does not).
+     */
+    private Change rearm(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, Instant now) {
+        if (!record.getEvent().hasNewEntry()) {
+            return new Nothing("no-entry");
+        }
+        boolean versionFile = record.getDirectory().endsWith(S3Layout.VERSIONS_SUFFIX)
+                && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX);
+        RearmRole role = record.getRearmRole();
+        if (role == RearmRole.UPLOAD) {
+            String uploadPath = S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName();
+            return rules.isEmpty() ? new Cancel(uploadTimerId(record.getBucket(), uploadPath))
+                    : armUpload(record, rules.get(), uploadPath, entry, now);
+        }
+        if (entry.getIsDirectory()) {
+            return new Nothing("no-entry");
+        }
+        if (role == RearmRole.NONCURRENT) {
+            Optional<Instant> since = record.getNoncurrentSinceNs() > 0
+                    ? Optional.of(EpochNanos.toInstant(record.getNoncurrentSinceNs()))
+                    : S3Entries.noncurrentSince(entry);
+            return armNoncurrent(record, rules, entry, S3Entries.versionId(entry, versionFile), since, now);
+        }
+        return armCurrent(record, rules, entry, versionFile, now);
+    }
+
     private Change armCurrent(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, boolean versionFile,
                               Instant now) {
         String bucket = record.getBucket();
         String key = record.getLogicalKey();
         String currentId = currentTimerId(bucket, key);
-        if (rules.isEmpty() || isMarker(entry)) {
+        if (rules.isEmpty() || S3Entries.isDeleteMarker(entry)) {
             return new Cancel(currentId);
         }
-        String versionId = versionIdOf(entry, versionFile);
-        Map<String, String> tags = tags(entry);
-        Instant modTime = modTime(entry);
+        String versionId = S3Entries.versionId(entry, versionFile);
+        Map<String, String> tags = S3Entries.tags(entry);
+        Instant modTime = S3Entries.modTime(entry);
         ObjectVersion version = current(key, entry.getAttributes().getFileSize(), tags, modTime, versionId);
         Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(version, rules.get().versioning(), now),
                 ActionKind.EXPIRATION_DAYS);
@@ -136,7 +170,7 @@ final class TimerPlanner {
         RuleMatch m = match.get();
         return new Arm(new ReplayTimer(currentId, bucket, key, key, versionId, ActionKind.EXPIRATION_DAYS.name(),
                 m.ruleId(), m.ruleHash().toHex(), m.dueAt(), ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)),
-                entry.getAttributes().getFileSize(), tags, modTime, null, protectedUntil(entry), record.getTsNs()));
+                entry.getAttributes().getFileSize(), tags, modTime, null, S3Entries.protectedUntil(entry), record.getTsNs()));
     }
 
     /**
@@ -144,16 +178,15 @@ final class TimerPlanner {
      * that decides is unknown here, so no timer is armed (never early; the walker counts ranks).
      */
     private Change armNoncurrent(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, String versionId,
-                                 Instant now) {
+                                 Optional<Instant> since, Instant now) {
         String bucket = record.getBucket();
         String key = record.getLogicalKey();
         String timerId = noncurrentTimerId(bucket, key, versionId);
-        Optional<Instant> since = noncurrentSince(entry);
-        if (rules.isEmpty() || since.isEmpty() || versionId.isEmpty() || isMarker(entry)) {
+        if (rules.isEmpty() || since.isEmpty() || versionId.isEmpty() || S3Entries.isDeleteMarker(entry)) {
             return new Cancel(timerId);
         }
-        Map<String, String> tags = tags(entry);
-        Instant modTime = modTime(entry);
+        Map<String, String> tags = S3Entries.tags(entry);
+        Instant modTime = S3Entries.modTime(entry);
         ObjectVersion version = noncurrent(key, entry.getAttributes().getFileSize(), tags, modTime, versionId,
                 since.get());
         Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(version, rules.get().versioning(), now),
@@ -164,7 +197,7 @@ final class TimerPlanner {
         RuleMatch m = match.get();
         return new Arm(new ReplayTimer(timerId, bucket, key, key, versionId, ActionKind.NONCURRENT_DAYS.name(),
                 m.ruleId(), m.ruleHash().toHex(), m.dueAt(), ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)),
-                entry.getAttributes().getFileSize(), tags, modTime, since.get(), protectedUntil(entry),
+                entry.getAttributes().getFileSize(), tags, modTime, since.get(), S3Entries.protectedUntil(entry),
                 record.getTsNs()));
     }
 
@@ -174,22 +207,9 @@ final class TimerPlanner {
         return new ObjectVersion(key, size, tags, modTime, false, false, versionId, since, 2, null);
     }
 
-    static Optional<Instant> noncurrentSince(Entry entry) {
-        var stamp = entry.getExtendedMap().get(S3Layout.NONCURRENT_SINCE_NS);
-        if (stamp == null) {
-            return Optional.empty();
-        }
-        try {
-            long ns = Long.parseLong(stamp.toStringUtf8().trim());
-            return Optional.of(Instant.ofEpochSecond(Math.floorDiv(ns, 1_000_000_000L), Math.floorMod(ns, 1_000_000_000L)));
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-    }
-
     private Change armUpload(MetaLogRecord record, BucketRules rules, String uploadPath, Entry entry, Instant now) {
         String timerId = uploadTimerId(record.getBucket(), uploadPath);
-        Instant initiated = modTime(entry);
+        Instant initiated = S3Entries.modTime(entry);
         Optional<RuleMatch> match = timerMatch(rules.rules().evaluate(new MultipartUpload(record.getLogicalKey(),
                 initiated), now), ActionKind.ABORT_MPU);
         if (match.isEmpty()) {
@@ -211,54 +231,6 @@ final class TimerPlanner {
     static Optional<RuleMatch> timerMatch(Evaluation evaluation, ActionKind kind) {
         Optional<RuleMatch> chosen = evaluation.due().isPresent() ? evaluation.due() : evaluation.upcoming();
         return chosen.filter(m -> m.kind() == kind);
-    }
-
-    static String versionIdOf(Entry entry, boolean versionFile) {
-        if (versionFile) {
-            return entry.getName().substring(S3Layout.VERSION_FILE_PREFIX.length());
-        }
-        var stamped = entry.getExtendedMap().get(S3Layout.VERSION_ID);
-        return stamped == null ? "" : stamped.toStringUtf8();
-    }
-
-    static boolean isMarker(Entry entry) {
-        var marker = entry.getExtendedMap().get(S3Layout.DELETE_MARKER);
-        return marker != null && marker.toStringUtf8().equalsIgnoreCase("true");
-    }
-
-    static Map<String, String> tags(Entry entry) {
-        Map<String, String> tags = new HashMap<>();
-        entry.getExtendedMap().forEach((k, v) -> {
-            if (k.startsWith(S3Layout.TAG_PREFIX)) {
-                tags.put(k.substring(S3Layout.TAG_PREFIX.length()), v.toStringUtf8());
-            }
-        });
-        return tags;
-    }
-
-    static Instant modTime(Entry entry) {
-        return Instant.ofEpochSecond(entry.getAttributes().getMtime(), entry.getAttributes().getMtimeNs());
-    }
-
-    /**
-     * Object lock as the entry carries it, whatever the bucket's flag says (the gateway checks locks only in
-     * buckets with object lock enabled): a legal hold protects until lifted, a retention until its date. An
-     * unreadable retention date protects for ever, as the gateway treats it.
-     */
-    static Instant protectedUntil(Entry entry) {
-        var hold = entry.getExtendedMap().get(S3Layout.LEGAL_HOLD);
-        if (hold != null && hold.toStringUtf8().equalsIgnoreCase("ON")) {
-            return Instant.MAX;
-        }
-        var until = entry.getExtendedMap().get(S3Layout.RETAIN_UNTIL);
-        if (until == null || until.isEmpty()) {
-            return null;
-        }
-        try {
-            return Instant.ofEpochSecond(Long.parseLong(until.toStringUtf8().trim()));
-        } catch (NumberFormatException e) {
-            return Instant.MAX;
-        }
     }
 
     /** A bucket's valid rules and versioning, compiled once per rule-set hash. */

@@ -254,6 +254,41 @@ class ReplayTopologyTest {
     }
 
     @Test
+    void shouldArmANoncurrentTimerFromAReArmRecordWithTheSuccessorTimeTheWalkFound() {
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        // An unstamped old version: the walk gives its successor's mtime as the time it became noncurrent.
+        Entry v1 = Events.object("v_1", T0.minusSeconds(1000), 1, Map.of());
+        MetaLogRecord record = MetaLogRecord.newBuilder(Events.rearm("v", v1, T0)).setDirectory("/buckets/v/doc.versions")
+                .setLogicalKey("doc").setRearmRole(io.tidemark.messages.pb.MetaLogProto.RearmRole.NONCURRENT)
+                .setNoncurrentSinceNs(io.tidemark.seaweed.EpochNanos.of(T0.plusSeconds(5))).build();
+        rearm.pipeInput(ShardPartitioner.key("v", "doc"), record);
+
+        advanceTo(T0.plusSeconds(14));
+        assertThat(tasks.readValuesToList()).as("due ten seconds after the successor, not after v1's mtime").isEmpty();
+        advanceTo(T0.plusSeconds(16));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("NONCURRENT_DAYS");
+            assertThat(t.target()).isEqualTo(new ObjectTask.Target("v", "doc", "1"));
+        });
+    }
+
+    @Test
+    void shouldArmAnUploadTimerFromAReArmRecordOfAnUpload() {
+        lifecycle("b", ABORT_1_DAY);
+        Entry upload = Events.upload("u1", "big/file", T0);
+        MetaLogRecord record = MetaLogRecord.newBuilder(Events.uploadInitiated("b", upload, T0))
+                .setKind(io.tidemark.messages.pb.MetaLogProto.EventKind.REARM)
+                .setRearmRole(io.tidemark.messages.pb.MetaLogProto.RearmRole.UPLOAD).build();
+        rearm.pipeInput(ShardPartitioner.key("b", "big/file"), record);
+
+        advanceTo(T0.plusSeconds(11));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("ABORT_MPU");
+            assertThat(t.target().objectPath()).isEqualTo(".uploads/u1");
+        });
+    }
+
+    @Test
     void shouldFireABacklogAFewTimersPerTick() {
         lifecycle("b", EXPIRE_1_DAY);
         // Five objects of one shard: one stream task holds all their timers.

@@ -118,6 +118,16 @@ public final class RuleSet {
         return actions;
     }
 
+    /**
+     * Whether some enabled rule needs periodic walks: a kind no replay timer covers (a date, a rank, an expired
+     * delete marker), or noncurrent expiration, whose timer needs a demotion stamp or a rank a single event may not
+     * carry.
+     */
+    public boolean needsWalks() {
+        return rules.stream().filter(CompiledRule::enabled).flatMap(r -> r.kinds().stream())
+                .anyMatch(kind -> kind.walked() || kind == ActionKind.NONCURRENT_DAYS);
+    }
+
     /** SeaweedFS's ReplayContentHash of this bucket's rules. */
     public byte[] replayContentHash(String bucket) {
         return ReplayHashes.replayContentHash(replayActions(bucket));

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand. */
+/** A clock tests and benchmarks move by hand, for the emulator and the services under test alike. */
 public final class MutableClock extends Clock {
 
     private volatile Instant now;

@@ -1,0 +1,166 @@
+package io.tidemark.bucketprocessor;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.seaweed.ShardFunction;
+import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.service.ManagedService;
+import io.tidemark.service.Metrics;
+import io.tidemark.service.StatusLog;
+import io.tidemark.topics.TopicAdmin;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.WalkStates;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code tidemark bucket-processor}: one member of the consumer group {@code <prefix>bucket-processor}, running a
+ * {@link PageLoop} on a thread of its own with a transactional producer. Ready once the loop polls; a fenced
+ * producer or another failure of the loop fails the service (a supervisor restarts it, and the pages whose
+ * transaction did not commit are walked again). SIGTERM finishes the batch in hand and leaves the group.
+ */
+public final class BucketProcessorService extends ManagedService {
+
+    private static final Logger log = LoggerFactory.getLogger(BucketProcessorService.class);
+
+    private final TidemarkConfig config;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final BucketProcessorMetrics metrics;
+    private final BucketProcessorSettings settings;
+    private final List<AutoCloseable> bindings = new ArrayList<>();
+
+    private volatile boolean running;
+    private volatile ZooKeeperConnection zookeeper;
+    private volatile FilerClient filer;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private volatile KafkaProducer<byte[], byte[]> producer;
+    private volatile PageLoop loop;
+    private volatile Thread worker;
+    private volatile StatusLog statusLog;
+
+    public BucketProcessorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
+        super("bucket-processor");
+        this.config = config;
+        this.clock = clock;
+        this.meters = meters;
+        this.metrics = new BucketProcessorMetrics(meters);
+        this.settings = BucketProcessorSettings.from(config);
+    }
+
+    public BucketProcessorMetrics metrics() {
+        return metrics;
+    }
+
+    @Override
+    protected void doStart() {
+        running = true;
+        TopicRegistry topics = TopicRegistry.from(config);
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR))
+                    .ensure(List.of(topics.bucketTasks(), topics.objectTasks(), topics.rearm()));
+        }
+        zookeeper = ZooKeeperConnection.start(config);
+        filer = FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
+                config.grpcDeadline());
+        consumer = new KafkaConsumer<>(consumerProperties(config, settings), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        producer = new KafkaProducer<>(producerProperties(config), new ByteArraySerializer(),
+                new ByteArraySerializer());
+        bindings.add(Metrics.bind(meters, consumer));
+        bindings.add(Metrics.bind(meters, producer));
+        producer.initTransactions();
+        PageWorker pages = new PageWorker(EntryLister.of(filer), filer.bucketsDirectory(),
+                ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.calendar(), clock);
+        loop = new PageLoop(consumer, producer, topics, pages,
+                new WalkProgress(new WalkStates(zookeeper.client()), clock), metrics, settings.retryBackoffMax(),
+                clock);
+        worker = new Thread(() -> {
+            try {
+                loop.run(() -> running);
+            } catch (RuntimeException e) {
+                log.error("bucket processor loop failed: {}", e.toString(), e);
+                fail(e);
+            }
+        }, "bucket-processor-loop");
+        worker.start();
+        statusLog = StatusLog.start("bucket-processor",
+                config.millis(TidemarkConfig.BUCKET_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
+    }
+
+    /** The group's consumer: offsets commit only inside the page transactions; only committed tasks are read. */
+    static Map<String, Object> consumerProperties(TidemarkConfig config, BucketProcessorSettings settings) {
+        Map<String, Object> properties = config.consumerProperties();
+        properties.put(ConsumerConfig.GROUP_ID_CONFIG, BucketProcessorSettings.groupId(config));
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.tasksPerTransaction());
+        return properties;
+    }
+
+    /**
+     * A transactional producer with an id of its own: zombie fencing comes from the consumer group's generation
+     * passed with the offsets (KIP-447), so the id need not survive a restart.
+     */
+    static Map<String, Object> producerProperties(TidemarkConfig config) {
+        Map<String, Object> properties = config.producerProperties();
+        properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                config.topicPrefix() + "bucket-processor-" + UUID.randomUUID());
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        properties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        return properties;
+    }
+
+    @Override
+    protected boolean readinessCheck() {
+        PageLoop l = loop;
+        return l != null && l.polling() && zookeeper != null && zookeeper.connected();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        running = false;
+        Thread w = worker;
+        if (w != null && w != Thread.currentThread()) {
+            w.join(Math.max(1_000, config.shutdownTimeout().toMillis() * 3 / 4));
+            if (w.isAlive()) {
+                w.interrupt();
+                w.join(2_000);
+            }
+        }
+        if (statusLog != null) {
+            statusLog.close();
+        }
+        for (AutoCloseable binding : bindings) {
+            binding.close();
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+        if (consumer != null) {
+            consumer.close(Duration.ofSeconds(5));
+        }
+        if (filer != null) {
+            filer.close();
+        }
+        if (zookeeper != null) {
+            zookeeper.close();
+        }
+    }
+}

@@ -1,0 +1,468 @@
+package io.tidemark.bucketprocessor;
+
+import io.tidemark.lifecycle.engine.ObjectVersion;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.messages.BucketTask.VersionsCursor;
+import io.tidemark.messages.pb.MetaLogProto.RearmRole;
+import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.S3Entries;
+import io.tidemark.seaweed.S3Layout;
+import io.tidemark.seaweed.ShardFunction;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Walks one page of a bucket in the S3 layout: depth first in name order, starting after the task's marker, until
+ * about a page of entries has been handled, and says where the next page starts.
+ *
+ * <p>Each directory is listed in pieces sized to what is left of the page (estimated from what its entries cost so
+ * far, subdirectories included), so an entry is listed once in the walk; what a piece listed beyond the page's end
+ * is listed again by the next page, and counted. Memory holds one page of entries, whatever the bucket's size.
+ *
+ * <p>A {@code .versions} directory of a versioned bucket is one key: its versions are evaluated together, newest
+ * first, with the key's latest pointer, ranks and successor times. When it does not fit in one listing, the walk
+ * goes on through it in name order — newest first for the gateway's version IDs — and carries what it knows into
+ * the next page ({@link VersionsCursor}). Where that order cannot be trusted, ranks and successors count as
+ * unknown, which never makes anything due early. Multipart uploads under {@code .uploads} are evaluated as uploads
+ * and their parts never listed.
+ */
+final class BucketWalker {
+
+    private static final Logger log = LoggerFactory.getLogger(BucketWalker.class);
+    /**
+     * The first piece of a directory in a page: one entry, whose cost (itself plus anything under it) sizes the
+     * next piece. A larger guess would, in a directory of large subdirectories, list siblings the page never
+     * reaches.
+     */
+    private static final int FIRST_PIECE = 1;
+
+    private final EntryLister lister;
+    private final ShardFunction shards;
+    private final int pageSize;
+
+    BucketWalker(EntryLister lister, ShardFunction shards, int pageSize) {
+        this.lister = lister;
+        this.shards = shards;
+        this.pageSize = pageSize;
+    }
+
+    /** Where a page ended: the next task's marker and versions cursor, or finished. */
+    record Position(String marker, VersionsCursor versions) {
+    }
+
+    record Result(PageOutput output, Optional<Position> next) {
+    }
+
+    Result walk(String bucketDirectory, String bucket, BucketTask.Details task, WalkRules rules, Instant now) {
+        PageOutput out = new PageOutput();
+        Page page = new Page(bucketDirectory, bucket, task, rules, new WalkDecisions(bucket, task, rules, shards, now,
+                out), out);
+        return new Result(out, page.run());
+    }
+
+    private enum FrameKind { PLAIN, UPLOADS, VERSIONS }
+
+    /** One directory on the way down: where its listing stands and what was listed but not handled yet. */
+    private static final class Frame {
+        final String dir;
+        final String relDir;
+        final FrameKind kind;
+        final VersionGroup group;
+        final Deque<Entry> buffer = new ArrayDeque<>();
+        String lastName;
+        boolean exhausted;
+        long taken;
+        long handledAtStart;
+
+        Frame(String dir, String relDir, FrameKind kind, String lastName, VersionGroup group, long handledNow) {
+            this.dir = dir;
+            this.relDir = relDir;
+            this.kind = kind;
+            this.lastName = lastName;
+            this.group = group;
+            this.handledAtStart = handledNow;
+        }
+
+        String child(String name) {
+            return relDir.isEmpty() ? name : relDir + "/" + name;
+        }
+    }
+
+    private final class Page {
+        final String bucketDirectory;
+        final String bucket;
+        final BucketTask.Details task;
+        final WalkRules rules;
+        final WalkDecisions decisions;
+        final PageOutput out;
+        final String prefix;
+        final Deque<Frame> stack = new ArrayDeque<>();
+
+        Page(String bucketDirectory, String bucket, BucketTask.Details task, WalkRules rules, WalkDecisions decisions,
+             PageOutput out) {
+            this.bucketDirectory = bucketDirectory;
+            this.bucket = bucket;
+            this.task = task;
+            this.rules = rules;
+            this.decisions = decisions;
+            this.out = out;
+            this.prefix = task.prefix() == null ? "" : task.prefix();
+        }
+
+        Optional<Position> run() {
+            resume();
+            while (!stack.isEmpty()) {
+                Frame f = stack.peek();
+                if (f.buffer.isEmpty()) {
+                    if (f.exhausted) {
+                        stack.pop();
+                        continue;
+                    }
+                    if (out.handled >= pageSize) {
+                        return Optional.of(position());
+                    }
+                    fill(f);
+                    continue;
+                }
+                if (f.group == null && out.handled >= pageSize) {
+                    return Optional.of(position());
+                }
+                Entry entry = f.buffer.poll();
+                if (f.group == null || !f.group.complete) {
+                    f.lastName = entry.getName();
+                }
+                f.taken++;
+                out.handled++;
+                handle(f, entry);
+            }
+            return Optional.empty();
+        }
+
+        /** The stack of directories the marker lies in, each to continue after the marker's name in it. */
+        private void resume() {
+            String marker = task.marker() == null ? "" : task.marker();
+            String[] parts = marker.isEmpty() ? new String[] {""} : marker.split("/", -1);
+            String dir = bucketDirectory;
+            String rel = "";
+            for (int i = 0; i < parts.length; i++) {
+                boolean deepest = i == parts.length - 1;
+                FrameKind kind = kindOf(rel, i == 0 ? null : parts[i - 1]);
+                VersionGroup group = null;
+                if (kind == FrameKind.VERSIONS) {
+                    group = deepest && task.versions() != null
+                            ? VersionGroup.resumed(logicalKeyOfVersions(rel), task.versions())
+                            : VersionGroup.fresh(logicalKeyOfVersions(rel), lookupDirectory(dir));
+                }
+                Frame frame = new Frame(dir, rel, kind, parts[i], group, out.handled);
+                stack.push(frame);
+                if (!deepest) {
+                    rel = frame.child(parts[i]);
+                    dir = dir + "/" + parts[i];
+                }
+            }
+        }
+
+        private FrameKind kindOf(String rel, String name) {
+            if (name == null) {
+                return FrameKind.PLAIN;
+            }
+            if (rel.equals(S3Layout.UPLOADS_DIRECTORY)) {
+                return FrameKind.UPLOADS;
+            }
+            if (rules.versioning().versioned() && isVersionsName(name)) {
+                return FrameKind.VERSIONS;
+            }
+            return FrameKind.PLAIN;
+        }
+
+        private Entry lookupDirectory(String dir) {
+            int slash = dir.lastIndexOf('/');
+            out.lookupCalls++;
+            return lister.lookup(dir.substring(0, slash), dir.substring(slash + 1)).orElse(null);
+        }
+
+        private void fill(Frame f) {
+            int remaining = (int) Math.max(1, pageSize - out.handled);
+            int limit;
+            if (f.kind == FrameKind.VERSIONS) {
+                // At least two, so a key with a single version is known complete from one listing.
+                limit = Math.max(2, remaining);
+            } else if (f.taken == 0) {
+                limit = Math.min(remaining, FIRST_PIECE);
+            } else {
+                double costPerEntry = Math.max(1.0, (double) (out.handled - f.handledAtStart) / f.taken);
+                limit = (int) Math.max(1, Math.min(remaining, Math.floor(remaining / costPerEntry)));
+            }
+            List<Entry> got = lister.list(f.dir, f.lastName, limit);
+            out.listCalls++;
+            out.listed += got.size();
+            f.exhausted = got.size() < limit;
+            if (f.group != null) {
+                f.group.piece(got, f.exhausted);
+                f.buffer.addAll(f.group.complete ? f.group.sorted(got) : got);
+                if (f.group.complete && !got.isEmpty()) {
+                    f.lastName = got.get(got.size() - 1).getName();
+                }
+            } else {
+                f.buffer.addAll(got);
+            }
+        }
+
+        private void handle(Frame f, Entry entry) {
+            switch (f.kind) {
+                case VERSIONS -> f.group.version(f.dir, entry, decisions, out);
+                case UPLOADS -> upload(f, entry);
+                default -> plain(f, entry);
+            }
+        }
+
+        private void plain(Frame f, Entry entry) {
+            String rel = f.child(entry.getName());
+            if (entry.getIsDirectory()) {
+                if (f.relDir.isEmpty() && entry.getName().equals(S3Layout.UPLOADS_DIRECTORY)) {
+                    stack.push(new Frame(f.dir + "/" + entry.getName(), rel, FrameKind.UPLOADS, "", null, out.handled));
+                } else if (rules.versioning().versioned() && isVersionsName(entry.getName())) {
+                    String key = logicalKeyOfVersions(rel);
+                    if (underPrefix(key)) {
+                        stack.push(new Frame(f.dir + "/" + entry.getName(), rel, FrameKind.VERSIONS, "",
+                                VersionGroup.fresh(key, entry), out.handled));
+                    }
+                } else if (mayHoldPrefix(rel)) {
+                    stack.push(new Frame(f.dir + "/" + entry.getName(), rel, FrameKind.PLAIN, "", null, out.handled));
+                }
+                return;
+            }
+            if (!underPrefix(rel)) {
+                return;
+            }
+            if (rules.versioning().versioned()) {
+                bareInVersionedBucket(f, entry, rel);
+            } else {
+                ObjectVersion version = ObjectVersion.plain(rel, entry.getAttributes().getFileSize(),
+                        S3Entries.tags(entry), S3Entries.modTime(entry));
+                if (S3Entries.isDeleteMarker(entry)) {
+                    out.anomalies++;
+                    return;
+                }
+                decisions.version(f.dir, entry, version, RearmRole.CURRENT, Optional.empty());
+            }
+        }
+
+        /**
+         * A bare object in a versioned bucket is its key's null version: current unless the key's {@code .versions}
+         * directory says another version is latest. That directory is looked up (bare objects are rare once a
+         * bucket is versioned); the null version's rank among the others is not worked out, so rank rules leave it.
+         */
+        private void bareInVersionedBucket(Frame f, Entry entry, String key) {
+            Optional<Entry> versionsDir = lister.lookup(f.dir, S3Layout.versionsDirectoryName(entry.getName()));
+            out.lookupCalls++;
+            boolean latest = versionsDir.isEmpty() || VersionGroup.nullIsLatest(versionsDir.get())
+                    || VersionGroup.latestId(versionsDir.get()).isEmpty();
+            long size = entry.getAttributes().getFileSize();
+            if (latest) {
+                if (S3Entries.isDeleteMarker(entry)) {
+                    return;
+                }
+                ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), S3Entries.modTime(entry),
+                        true, false, S3Layout.NULL_VERSION_ID, null, versionsDir.isEmpty() ? 1 : 2, null);
+                decisions.version(f.dir, entry, version, RearmRole.CURRENT, Optional.empty());
+                return;
+            }
+            Instant since = S3Entries.noncurrentSince(entry).orElse(null);
+            ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), S3Entries.modTime(entry),
+                    false, S3Entries.isDeleteMarker(entry), S3Layout.NULL_VERSION_ID, since, 2, null);
+            decisions.version(f.dir, entry, version, RearmRole.NONCURRENT, Optional.of(version));
+        }
+
+        private void upload(Frame f, Entry entry) {
+            var destination = entry.getExtendedMap().get(S3Layout.UPLOAD_DESTINATION_KEY);
+            if (!entry.getIsDirectory() || destination == null || destination.isEmpty()) {
+                out.anomalies++;
+                log.warn("bucket {}: {}/{} does not look like a multipart upload (a directory naming its key); "
+                        + "skipped", bucket, f.relDir, entry.getName());
+                return;
+            }
+            String key = destination.toStringUtf8();
+            if (underPrefix(key)) {
+                decisions.upload(f.dir, entry, key);
+            }
+        }
+
+        private boolean underPrefix(String key) {
+            return key.startsWith(prefix);
+        }
+
+        /** Whether keys under directory {@code rel} can start with the prefix. */
+        private boolean mayHoldPrefix(String rel) {
+            String dir = rel + "/";
+            return dir.startsWith(prefix) || prefix.startsWith(dir);
+        }
+
+        /** The next page's start: after the deepest directory's last handled name. */
+        private Position position() {
+            Frame deepest = stack.peek();
+            for (Frame f : stack) {
+                out.relisted += f.buffer.size();
+            }
+            String marker = deepest.relDir.isEmpty() ? deepest.lastName : deepest.relDir + "/" + deepest.lastName;
+            VersionsCursor versions = deepest.group == null ? null : deepest.group.cursor();
+            return new Position(marker, versions);
+        }
+    }
+
+    static boolean isVersionsName(String name) {
+        return name.endsWith(S3Layout.VERSIONS_SUFFIX) && name.length() > S3Layout.VERSIONS_SUFFIX.length();
+    }
+
+    static String logicalKeyOfVersions(String relVersionsDir) {
+        return relVersionsDir.substring(0, relVersionsDir.length() - S3Layout.VERSIONS_SUFFIX.length());
+    }
+
+    /**
+     * The versions of one key, evaluated newest first. The latest is the directory's pointer (or, without one, the
+     * newest); each noncurrent version's rank counts the noncurrent versions before it, and its successor time is
+     * its demotion stamp or the previous version's modification time.
+     */
+    static final class VersionGroup {
+        final String key;
+        final String latestVersionId;
+        final boolean nullIsLatest;
+        long seen;
+        long noncurrentSeen;
+        long previousMtimeNs;
+        boolean ordered;
+        boolean complete;
+        /** Versions in the one listing, when it held them all. */
+        long total = -1;
+
+        private VersionGroup(String key, String latestVersionId, boolean nullIsLatest, long seen, long noncurrentSeen,
+                             long previousMtimeNs, boolean ordered) {
+            this.key = key;
+            this.latestVersionId = latestVersionId;
+            this.nullIsLatest = nullIsLatest;
+            this.seen = seen;
+            this.noncurrentSeen = noncurrentSeen;
+            this.previousMtimeNs = previousMtimeNs;
+            this.ordered = ordered;
+        }
+
+        static VersionGroup fresh(String key, Entry directory) {
+            if (directory == null) {
+                // Gone since the marker was written: the listing will come back empty.
+                return new VersionGroup(key, "", false, 0, 0, 0, false);
+            }
+            return new VersionGroup(key, latestId(directory), nullIsLatest(directory), 0, 0, 0, true);
+        }
+
+        static VersionGroup resumed(String key, VersionsCursor cursor) {
+            return new VersionGroup(key, cursor.latestVersionId(), cursor.nullIsLatest(), cursor.seen(),
+                    cursor.noncurrentSeen(), cursor.previousMtimeNs(), cursor.ordered());
+        }
+
+        static String latestId(Entry directory) {
+            var id = directory.getExtendedMap().get(S3Layout.LATEST_VERSION_ID);
+            return id == null ? "" : id.toStringUtf8();
+        }
+
+        static boolean nullIsLatest(Entry directory) {
+            var flag = directory.getExtendedMap().get(S3Layout.NULL_VERSION_IS_LATEST);
+            return flag != null && flag.toStringUtf8().equalsIgnoreCase("true");
+        }
+
+        VersionsCursor cursor() {
+            return new VersionsCursor(latestVersionId, nullIsLatest, seen, noncurrentSeen, previousMtimeNs, ordered);
+        }
+
+        /** Takes note of a listing of this directory: whether it held all versions (the first listing only). */
+        void piece(List<Entry> got, boolean exhausted) {
+            complete = seen == 0 && exhausted;
+            if (complete) {
+                total = got.size();
+            }
+        }
+
+        /** A complete listing in the gateway's order: newest modification time first, then by name. */
+        List<Entry> sorted(List<Entry> got) {
+            List<Entry> copy = new ArrayList<>(got);
+            copy.sort(Comparator.comparingLong((Entry e) -> -mtimeNs(e)).thenComparing(Entry::getName));
+            return copy;
+        }
+
+        void version(String directory, Entry entry, WalkDecisions decisions, PageOutput out) {
+            String name = entry.getName();
+            if (entry.getIsDirectory() || !name.startsWith(S3Layout.VERSION_FILE_PREFIX)) {
+                out.anomalies++;
+                log.warn("{}: {} is not a version file; skipped", directory, name);
+                return;
+            }
+            String versionId = name.substring(S3Layout.VERSION_FILE_PREFIX.length());
+            long mtime = mtimeNs(entry);
+            if (!complete && ordered && (!invertedId(versionId) || (seen > 0 && mtime > previousMtimeNs))) {
+                ordered = false;
+            }
+            // Every version before the latest one in this order is noncurrent too, so the latest comes first when the
+            // order holds; the null version, when it is the latest, lives outside the directory.
+            boolean latestPassed = nullIsLatest || seen > noncurrentSeen;
+            boolean latest;
+            if (nullIsLatest) {
+                latest = false;
+            } else if (!latestVersionId.isEmpty()) {
+                latest = versionId.equals(latestVersionId);
+                if (!latest && !latestPassed) {
+                    ordered = false;
+                }
+            } else {
+                latest = ordered && seen == 0;
+            }
+            boolean marker = S3Entries.isDeleteMarker(entry);
+            int numVersions = total >= 0 ? (int) total : (int) Math.min(Integer.MAX_VALUE, Math.max(2, seen + 2));
+            Instant modTime = S3Entries.modTime(entry);
+            long size = entry.getAttributes().getFileSize();
+            if (latest) {
+                ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), modTime, true, marker,
+                        versionId, null, numVersions, null);
+                decisions.version(directory, entry, version, RearmRole.CURRENT, Optional.empty());
+            } else if (latestVersionId.isEmpty() && !nullIsLatest) {
+                // No pointer and no order to trust: which version is current is unknown, so nothing is decided.
+                out.anomalies++;
+            } else {
+                boolean known = ordered && latestPassed;
+                Optional<Instant> stamp = S3Entries.noncurrentSince(entry);
+                Instant successor = stamp.orElse(known && seen > 0 ? EpochNanos.toInstant(previousMtimeNs) : null);
+                Integer rank = known ? (int) Math.min(Integer.MAX_VALUE, noncurrentSeen) : null;
+                ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), modTime, false, marker,
+                        versionId, successor, numVersions, rank);
+                ObjectVersion asOneEvent = new ObjectVersion(key, size, S3Entries.tags(entry), modTime, false, marker,
+                        versionId, stamp.orElse(null), numVersions, null);
+                decisions.version(directory, entry, version, RearmRole.NONCURRENT, Optional.of(asOneEvent));
+                noncurrentSeen++;
+            }
+            seen++;
+            previousMtimeNs = mtime;
+        }
+
+        private static long mtimeNs(Entry e) {
+            return e.getAttributes().getMtime() * 1_000_000_000L + e.getAttributes().getMtimeNs();
+        }
+
+        /** The gateway's current version IDs: the first 16 hex digits are MaxInt64 − creation ns, so newest sorts first. */
+        static boolean invertedId(String versionId) {
+            if (versionId.length() != 32) {
+                return false;
+            }
+            try {
+                return Long.parseUnsignedLong(versionId.substring(0, 16), 16) > 0x4000000000000000L;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.tidemark.bucketprocessor;
+
+import io.tidemark.lifecycle.config.LifecycleConfigException;
+import io.tidemark.lifecycle.config.LifecycleConfigs;
+import io.tidemark.lifecycle.engine.BucketVersioning;
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.seaweed.BucketEntryConfig;
+import io.tidemark.seaweed.ShardFunction;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Does one bucket task: reads the bucket's entry for its rules as they are now (an edit between two pages applies
+ * from the next page), walks one page, and names the continuation task. A bucket that is gone, or has no valid
+ * rules any more, ends its walk cleanly.
+ */
+final class PageWorker {
+
+    private static final int RULE_CACHE = 256;
+
+    /**
+     * @param next      the continuation task, empty when the walk is over
+     * @param endReason why the walk ended before listing, else {@code null}
+     */
+    record PageResult(PageOutput output, Optional<BucketTask> next, String endReason) {
+    }
+
+    private final EntryLister lister;
+    private final String bucketsDirectory;
+    private final BucketWalker walker;
+    private final LifecycleCalendar calendar;
+    private final Clock clock;
+    private final Map<String, Compiled> rules = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Compiled> eldest) {
+            return size() > RULE_CACHE;
+        }
+    };
+
+    private record Compiled(String xml, String versioning, WalkRules rules) {
+    }
+
+    PageWorker(EntryLister lister, String bucketsDirectory, ShardFunction shards, int pageSize,
+               LifecycleCalendar calendar, Clock clock) {
+        this.lister = lister;
+        this.bucketsDirectory = bucketsDirectory;
+        this.walker = new BucketWalker(lister, shards, pageSize);
+        this.calendar = calendar;
+        this.clock = clock;
+    }
+
+    PageResult page(BucketTask task) {
+        String bucket = task.target().bucket();
+        var entry = lister.lookup(bucketsDirectory, bucket);
+        if (entry.isEmpty()) {
+            return new PageResult(new PageOutput(), Optional.empty(), "bucket-gone");
+        }
+        Optional<BucketConfig> config = BucketEntryConfig.read(bucket, entry.get(), calendar);
+        if (config.isEmpty() || config.get().invalidCode() != null) {
+            return new PageResult(new PageOutput(), Optional.empty(), "no-valid-rules");
+        }
+        WalkRules walkRules = compiled(config.get());
+        BucketWalker.Result result = walker.walk(bucketsDirectory + "/" + bucket, bucket, task.details(), walkRules,
+                clock.instant());
+        result.output().lookupCalls++;
+        Optional<BucketTask> next = result.next().map(p -> new BucketTask(task.action(), task.target(),
+                new BucketTask.Details(task.details().scanId(), task.details().mode(), task.details().prefix(),
+                        p.marker(), p.versions())));
+        return new PageResult(result.output(), next, null);
+    }
+
+    private WalkRules compiled(BucketConfig config) {
+        Compiled cached = rules.get(config.bucket());
+        if (cached == null || !cached.xml().equals(config.lifecycleXml())
+                || !cached.versioning().equals(config.versioning())) {
+            try {
+                cached = new Compiled(config.lifecycleXml(), config.versioning(), new WalkRules(RuleCompiler.compile(
+                        LifecycleConfigs.parseAndValidate(config.lifecycleXml()), calendar),
+                        BucketVersioning.parse(config.versioning())));
+            } catch (LifecycleConfigException e) {
+                throw new IllegalStateException("validated configuration of " + config.bucket() + " fails to compile",
+                        e);
+            }
+            rules.put(config.bucket(), cached);
+        }
+        return cached.rules();
+    }
+}

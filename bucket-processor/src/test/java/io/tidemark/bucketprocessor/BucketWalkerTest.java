@@ -1,0 +1,280 @@
+package io.tidemark.bucketprocessor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.lifecycle.engine.BucketVersioning;
+import io.tidemark.messages.BucketTask.Mode;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.pb.MetaLogProto.EventKind;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.messages.pb.MetaLogProto.RearmRole;
+import io.tidemark.seaweed.EntryIdentity;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class BucketWalkerTest {
+
+    private final WalkFixture f = new WalkFixture();
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    private static String rules(String... rules) {
+        return "<LifecycleConfiguration>" + String.join("", rules) + "</LifecycleConfiguration>";
+    }
+
+    private static String rule(String id, String prefix, String body) {
+        return "<Rule><ID>" + id + "</ID><Filter><Prefix>" + prefix + "</Prefix></Filter><Status>Enabled</Status>"
+                + body + "</Rule>";
+    }
+
+    private void bucket(String name, BucketVersioning versioning, String xml) {
+        f.s3.createBucket(name, false);
+        if (versioning != BucketVersioning.OFF) {
+            f.s3.setVersioning(name, versioning);
+        }
+        f.s3.putLifecycle(name, xml);
+    }
+
+    private void put(String bucket, String key) {
+        f.s3.putObject(bucket, key, 10, Map.of(), Map.of());
+    }
+
+    @Test
+    void shouldExpireCurrentVersionsOnceTheRuleDateHasPassedWithTheListedIdentity() {
+        bucket("b", BucketVersioning.OFF, rules(rule("date", "logs/",
+                "<Expiration><Date>2026-03-02T00:00:00Z</Date></Expiration>")));
+        put("b", "logs/a");
+        put("b", "logs/deep/b");
+        put("b", "data/c");
+
+        assertThat(f.walk("b", Mode.steady, 1000).tasks()).isEmpty();
+
+        f.clock.advance(Duration.ofDays(2));
+        List<ObjectTask> tasks = f.walk("b", Mode.steady, 1000).tasks();
+        assertThat(tasks).extracting(t -> t.target().objectPath()).containsExactly("logs/a", "logs/deep/b");
+        ObjectTask first = tasks.get(0);
+        assertThat(first.kind()).isEqualTo("EXPIRATION_DATE");
+        assertThat(first.action()).isEqualTo("expire");
+        assertThat(first.target().versionId()).isEmpty();
+        assertThat(first.details().origin()).isEqualTo("walker");
+        assertThat(first.details().scanId()).isEqualTo("scan-1");
+        assertThat(first.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(
+                f.emulator.store().lookup("/buckets/b/logs", "a").orElseThrow())));
+        assertThat(first.actionId()).startsWith("walker-")
+                .isEqualTo(f.walk("b", Mode.steady, 1000).tasks().get(0).actionId());
+    }
+
+    @Test
+    void shouldLeaveTimerKindsToReplayInASteadyWalkButSendThemInARecoveryWalk() {
+        bucket("b", BucketVersioning.OFF, rules(rule("days", "", "<Expiration><Days>1</Days></Expiration>")));
+        put("b", "old");
+        f.clock.advance(Duration.ofDays(2));
+
+        assertThat(f.walk("b", Mode.steady, 1000).tasks()).isEmpty();
+        assertThat(f.walk("b", Mode.recovery, 1000).tasks()).extracting(ObjectTask::kind)
+                .containsExactly("EXPIRATION_DAYS");
+    }
+
+    @Test
+    void shouldRemoveAnExpiredDeleteMarkerOnlyWhenItIsTheSoleVersionLeft() {
+        bucket("b", BucketVersioning.ENABLED, rules(rule("markers", "",
+                "<Expiration><ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker></Expiration>")));
+        String onlyVersion = f.s3.putObject("b", "alone", 1, Map.of(), Map.of());
+        String marker = f.s3.deleteObject("b", "alone");
+        f.s3.deleteVersion("b", "alone", onlyVersion);
+        put("b", "kept");
+        f.s3.deleteObject("b", "kept");
+
+        List<ObjectTask> tasks = f.walk("b", Mode.steady, 1000).tasks();
+
+        assertThat(tasks).hasSize(1);
+        assertThat(tasks.get(0).kind()).isEqualTo("EXPIRED_DELETE_MARKER");
+        assertThat(tasks.get(0).target()).isEqualTo(new ObjectTask.Target("b", "alone", marker));
+    }
+
+    @Test
+    void shouldDeleteNoncurrentVersionsBeyondTheNewerCountByRank() {
+        bucket("b", BucketVersioning.ENABLED, rules(rule("keep2", "",
+                "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
+                        + "<NewerNoncurrentVersions>2</NewerNoncurrentVersions></NoncurrentVersionExpiration>")));
+        List<String> versions = IntStream.range(0, 5).mapToObj(i -> {
+            f.clock.advance(Duration.ofMinutes(1));
+            return f.s3.putObject("b", "k", i, Map.of(), Map.of());
+        }).toList();
+        f.clock.advance(Duration.ofDays(2));
+
+        List<ObjectTask> tasks = f.walk("b", Mode.steady, 1000).tasks();
+
+        // Newest first: versions 4 (latest), 3 and 2 (ranks 0, 1: kept), 1 and 0 (ranks 2, 3: due).
+        assertThat(tasks).extracting(t -> t.target().versionId()).containsExactly(versions.get(1), versions.get(0));
+        assertThat(tasks).allSatisfy(t -> assertThat(t.kind()).isEqualTo("NONCURRENT_DAYS"));
+    }
+
+    @Test
+    void shouldEvaluateAllVersionsOfAKeyTogetherWhenTheirDirectorySpansPages() {
+        bucket("b", BucketVersioning.ENABLED, rules(rule("keep2", "",
+                "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
+                        + "<NewerNoncurrentVersions>2</NewerNoncurrentVersions></NoncurrentVersionExpiration>")));
+        for (String key : List.of("a", "k", "z")) {
+            for (int i = 0; i < 9; i++) {
+                f.clock.advance(Duration.ofSeconds(1));
+                put("b", key);
+            }
+        }
+        f.clock.advance(Duration.ofDays(2));
+
+        WalkFixture.Walk whole = f.walk("b", Mode.steady, 1000);
+        WalkFixture.Walk paged = f.walk("b", Mode.steady, 3);
+
+        assertThat(whole.pages()).hasSize(1);
+        assertThat(paged.pages().size()).isGreaterThan(9);
+        assertThat(paged.pages().stream().anyMatch(p -> p.next().map(t -> t.details().versions() != null)
+                .orElse(false))).as("some page ends inside a .versions directory").isTrue();
+        assertThat(whole.tasks()).hasSize(3 * 6);
+        assertThat(paged.tasks()).containsExactlyElementsOf(whole.tasks());
+    }
+
+    @Test
+    void shouldListEveryEntryOnceWalkingA100000EntryBucketToTheEnd() {
+        bucket("big", BucketVersioning.OFF, rules(rule("date", "", "<Expiration><Date>2027-01-01T00:00:00Z</Date>"
+                + "</Expiration>")));
+        for (int d = 0; d < 100; d++) {
+            for (int i = 0; i < 999; i++) {
+                put("big", String.format("day-%03d/object-%04d", d, i));
+            }
+        }
+        long entries = 100 + 100 * 999;
+        long callsBefore = f.lister.listCalls;
+        long listedBefore = f.lister.listed;
+
+        WalkFixture.Walk walk = f.walk("big", Mode.steady, 1000);
+
+        assertThat(walk.endReason()).isNull();
+        assertThat(walk.sum(o -> o.handled)).isEqualTo(entries);
+        assertThat(f.lister.listed - listedBefore).as("entries listed").isEqualTo(entries);
+        assertThat(walk.sum(o -> o.relisted)).isZero();
+        // A page that ends exactly at the last entry leaves one more, empty page to find the end.
+        assertThat(walk.pages().size()).isBetween(100, 101);
+        assertThat(walk.pages()).allSatisfy(p -> assertThat(p.output().listed).isLessThanOrEqualTo(1000));
+        assertThat((double) (f.lister.listCalls - callsBefore) / entries).as("ListEntries calls per entry")
+                .isLessThan(0.01);
+    }
+
+    @Test
+    void shouldListAVersionedBucketNearlyOnceAcrossPages() {
+        bucket("v", BucketVersioning.ENABLED, rules(rule("date", "", "<Expiration><Date>2027-01-01T00:00:00Z</Date>"
+                + "</Expiration>")));
+        for (int i = 0; i < 3_000; i++) {
+            put("v", String.format("k%05d", i));
+            if (i % 3 == 0) {
+                put("v", String.format("k%05d", i));
+            }
+        }
+        long entries = 3_000 + 3_000 + 1_000;
+        long listedBefore = f.lister.listed;
+
+        WalkFixture.Walk walk = f.walk("v", Mode.steady, 1000);
+
+        assertThat(walk.sum(o -> o.handled)).isEqualTo(entries);
+        long listed = f.lister.listed - listedBefore;
+        assertThat(listed - walk.sum(o -> o.relisted)).isEqualTo(entries);
+        assertThat((double) listed / entries).as("entries listed per entry").isLessThan(1.05);
+    }
+
+    @Test
+    void shouldReArmTimersStillToComeInARecoveryWalk() {
+        bucket("b", BucketVersioning.ENABLED, rules(
+                rule("days", "", "<Expiration><Days>30</Days></Expiration>"
+                        + "<NoncurrentVersionExpiration><NoncurrentDays>10</NoncurrentDays></NoncurrentVersionExpiration>"),
+                rule("mpu", "", "<AbortIncompleteMultipartUpload><DaysAfterInitiation>7</DaysAfterInitiation>"
+                        + "</AbortIncompleteMultipartUpload>")));
+        String older = f.s3.putObject("b", "doc", 1, Map.of(), Map.of());
+        f.clock.advance(Duration.ofHours(1));
+        String latest = f.s3.putObject("b", "doc", 2, Map.of(), Map.of());
+        String upload = f.s3.createUpload("b", "big/file");
+
+        WalkFixture.Walk walk = f.walk("b", Mode.recovery, 1000);
+
+        assertThat(walk.tasks()).isEmpty();
+        Map<RearmRole, List<MetaLogRecord>> byRole = walk.rearms().stream()
+                .collect(Collectors.groupingBy(MetaLogRecord::getRearmRole));
+        assertThat(walk.rearms()).allSatisfy(r -> assertThat(r.getKind()).isEqualTo(EventKind.REARM));
+        assertThat(byRole.get(RearmRole.CURRENT)).singleElement().satisfies(r -> {
+            assertThat(r.getLogicalKey()).isEqualTo("doc");
+            assertThat(r.getEvent().getNewEntry().getName()).isEqualTo("v_" + latest);
+            assertThat(r.getDirectory()).isEqualTo("/buckets/b/doc.versions");
+        });
+        assertThat(byRole.get(RearmRole.NONCURRENT)).singleElement().satisfies(r -> {
+            assertThat(r.getEvent().getNewEntry().getName()).isEqualTo("v_" + older);
+            assertThat(r.getNoncurrentSinceNs()).isPositive();
+        });
+        assertThat(byRole.get(RearmRole.UPLOAD)).singleElement().satisfies(r -> {
+            assertThat(r.getLogicalKey()).isEqualTo("big/file");
+            assertThat(r.getEvent().getNewEntry().getName()).isEqualTo(upload);
+        });
+
+        f.clock.advance(Duration.ofDays(31));
+        assertThat(f.walk("b", Mode.recovery, 1000).tasks()).extracting(ObjectTask::kind)
+                .containsExactlyInAnyOrder("EXPIRATION_DAYS", "NONCURRENT_DAYS", "ABORT_MPU");
+    }
+
+    @Test
+    void shouldSendNoTaskForAVersionUnderObjectLock() {
+        f.s3.createBucket("locked", true);
+        f.s3.putLifecycle("locked", rules(rule("date", "", "<Expiration><Date>2026-03-02T00:00:00Z</Date>"
+                + "</Expiration>")));
+        String held = f.s3.putObject("locked", "held", 1, Map.of(), Map.of());
+        f.s3.putLegalHold("locked", "held", held, true);
+        put("locked", "free");
+        f.clock.advance(Duration.ofDays(2));
+
+        WalkFixture.Walk walk = f.walk("locked", Mode.steady, 1000);
+
+        assertThat(walk.tasks()).extracting(t -> t.target().objectPath()).containsExactly("free");
+        assertThat(walk.sum(o -> o.locked)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldEndTheWalkCleanlyWhenTheBucketVanishesMidWalk() {
+        bucket("gone", BucketVersioning.OFF, rules(rule("date", "", "<Expiration><Date>2027-01-01T00:00:00Z</Date>"
+                + "</Expiration>")));
+        IntStream.range(0, 50).forEach(i -> put("gone", "o" + i));
+        PageWorker worker = f.worker(10);
+        var first = worker.page(new io.tidemark.messages.BucketTask(io.tidemark.messages.BucketTask.PROCESS_BUCKET,
+                new io.tidemark.messages.BucketTask.Target("gone"),
+                new io.tidemark.messages.BucketTask.Details("s", Mode.steady, "", null)));
+        assertThat(first.next()).isPresent();
+
+        f.s3.deleteBucket("gone");
+        var second = worker.page(first.next().get());
+
+        assertThat(second.next()).isEmpty();
+        assertThat(second.endReason()).isEqualTo("bucket-gone");
+    }
+
+    @Test
+    void shouldStepOverEntriesThatDoNotFitTheLayoutAndGoOn() throws Exception {
+        bucket("odd", BucketVersioning.ENABLED, rules(rule("date", "", "<Expiration><Date>2026-03-02T00:00:00Z</Date>"
+                + "</Expiration>")));
+        put("odd", "a");
+        put("odd", "z");
+        f.emulator.store().create("/buckets/odd/.uploads", io.tidemark.seaweed.pb.FilerProto.Entry.newBuilder()
+                .setName("stray-file").build(), false);
+        f.emulator.store().create("/buckets/odd/a.versions", io.tidemark.seaweed.pb.FilerProto.Entry.newBuilder()
+                .setName("not-a-version").build(), false);
+        f.clock.advance(Duration.ofDays(2));
+
+        WalkFixture.Walk walk = f.walk("odd", Mode.steady, 1000);
+
+        assertThat(walk.sum(o -> o.anomalies)).isEqualTo(2);
+        assertThat(walk.tasks()).extracting(t -> t.target().objectPath()).containsExactly("a", "z");
+    }
+}

@@ -1,0 +1,43 @@
+package io.tidemark.seaweed;
+
+import com.google.protobuf.ByteString;
+import io.tidemark.lifecycle.config.LifecycleConfigException;
+import io.tidemark.lifecycle.config.LifecycleConfigs;
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.messages.BucketConfig;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/** Reads a bucket's lifecycle-relevant configuration from its filer entry, as the S3 gateway stores it. */
+public final class BucketEntryConfig {
+
+    private BucketEntryConfig() {
+    }
+
+    /**
+     * @return the configuration, or empty when the entry holds no lifecycle XML; invalid XML gives a configuration
+     *         with S3's error code and no rule-set hash
+     */
+    public static Optional<BucketConfig> read(String bucket, Entry entry, LifecycleCalendar calendar) {
+        String xml = text(entry, S3Layout.LIFECYCLE_XML);
+        if (xml == null) {
+            return Optional.empty();
+        }
+        String versioning = Optional.ofNullable(text(entry, S3Layout.VERSIONING)).orElse("Off");
+        boolean locked = S3Layout.enabled(text(entry, S3Layout.OBJECT_LOCK_ENABLED));
+        try {
+            var rules = RuleCompiler.compile(LifecycleConfigs.parseAndValidate(xml), calendar);
+            String hash = HexFormat.of().formatHex(rules.replayContentHash(bucket));
+            return Optional.of(new BucketConfig(bucket, versioning, locked, xml, hash, null, null));
+        } catch (LifecycleConfigException e) {
+            return Optional.of(new BucketConfig(bucket, versioning, locked, xml, "", e.code().name(), e.getMessage()));
+        }
+    }
+
+    private static String text(Entry entry, String key) {
+        ByteString value = entry.getExtendedMap().get(key);
+        return value == null ? null : value.toStringUtf8();
+    }
+}

@@ -1,0 +1,46 @@
+package io.tidemark.zookeeper;
+
+import io.tidemark.lifecycle.config.LifecycleConfigException;
+import io.tidemark.lifecycle.config.LifecycleConfigs;
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.messages.BucketConfig;
+
+/**
+ * The value of a bucket's node in the ZooKeeper registry: enough for the conductor to decide what to walk and for
+ * operators to see at a glance which buckets are invalid.
+ *
+ * @param invalidCode S3's error code when the lifecycle XML is invalid, else {@code null}
+ * @param walked      whether the bucket's rules need periodic walks (a kind no timer covers); {@code null} in nodes
+ *                    written before the field existed, which are walked to be safe
+ */
+public record RegistryEntry(String ruleSetHash, String versioning, boolean objectLock, String invalidCode,
+                            Boolean walked) {
+
+    public RegistryEntry(String ruleSetHash, String versioning, boolean objectLock, String invalidCode) {
+        this(ruleSetHash, versioning, objectLock, invalidCode, null);
+    }
+
+    public static RegistryEntry of(BucketConfig config) {
+        return new RegistryEntry(config.ruleSetHash(), config.versioning(), config.objectLock(), config.invalidCode(),
+                config.invalidCode() == null && needsWalks(config));
+    }
+
+    /** Whether the conductor should seed steady walks of this bucket. */
+    public boolean walkable() {
+        return invalidCode == null && (walked == null || walked);
+    }
+
+    private static boolean needsWalks(BucketConfig config) {
+        if (config.lifecycleXml() == null) {
+            return false;
+        }
+        try {
+            // Which kinds a rule has does not depend on the length of a day.
+            return RuleCompiler.compile(LifecycleConfigs.parseAndValidate(config.lifecycleXml()),
+                    LifecycleCalendar.aws()).needsWalks();
+        } catch (LifecycleConfigException | RuntimeException e) {
+            return false;
+        }
+    }
+}

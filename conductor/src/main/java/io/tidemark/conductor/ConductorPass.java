@@ -1,0 +1,159 @@
+package io.tidemark.conductor;
+
+import io.tidemark.messages.BucketTask;
+import io.tidemark.topics.TopicSpec;
+import io.tidemark.zookeeper.LifecycleBuckets;
+import io.tidemark.zookeeper.RegistryEntry;
+import io.tidemark.zookeeper.WalkState;
+import io.tidemark.zookeeper.WalkStates;
+import io.tidemark.zookeeper.ZooKeeperPaths;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.kafka.clients.producer.Producer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One walker pass. Takes the walker lock (a second conductor skips or waits, never overlaps); checks the backlog
+ * of the bucket-processor and object-processor groups (skipping the pass above the limit, so walks never pile onto
+ * work not yet done); then, for each registered bucket whose rules need walks and whose previous walk is not under
+ * way, records the new walk in ZooKeeper and publishes its first steady bucket task.
+ */
+final class ConductorPass {
+
+    private static final Logger log = LoggerFactory.getLogger(ConductorPass.class);
+
+    /** Where the backlog is read: a consumer group and the topic it consumes. */
+    record Gate(String group, String topic) {
+    }
+
+    /**
+     * @param maxBacklog the backlog above which a pass is skipped; negative turns the gate off
+     */
+    record Settings(long maxBacklog, Duration lockWait, Duration walkStaleAfter) {
+    }
+
+    private final CuratorFramework zookeeper;
+    private final Producer<byte[], byte[]> producer;
+    private final TopicSpec<String, BucketTask> bucketTasks;
+    private final BacklogProbe probe;
+    private final List<Gate> gates;
+    private final Settings settings;
+    private final ConductorMetrics metrics;
+    private final Clock clock;
+
+    ConductorPass(CuratorFramework zookeeper, Producer<byte[], byte[]> producer, TopicSpec<String, BucketTask> bucketTasks,
+                  BacklogProbe probe, List<Gate> gates, Settings settings, ConductorMetrics metrics, Clock clock) {
+        this.zookeeper = zookeeper;
+        this.producer = producer;
+        this.bucketTasks = bucketTasks;
+        this.probe = probe;
+        this.gates = gates;
+        this.settings = settings;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    PassReport run() {
+        Instant started = clock.instant();
+        PassReport report = runLocked();
+        Instant ended = clock.instant();
+        metrics.pass(report, Duration.between(started, ended), ended);
+        if (report.outcome() == PassOutcome.FAILED) {
+            log.error(report.summary());
+        } else {
+            log.info(report.summary());
+        }
+        return report;
+    }
+
+    private PassReport runLocked() {
+        InterProcessMutex lock = new InterProcessMutex(zookeeper, ZooKeeperPaths.CONDUCTOR_LOCK);
+        try {
+            if (!lock.acquire(settings.lockWait().toMillis(), TimeUnit.MILLISECONDS)) {
+                return new PassReport(PassOutcome.SKIPPED_LOCK, List.of(), List.of(), 0, -1,
+                        "another conductor holds the walker lock");
+            }
+        } catch (Exception e) {
+            return new PassReport(PassOutcome.FAILED, List.of(), List.of(), 0, -1,
+                    "cannot take the walker lock: " + e.getMessage());
+        }
+        try {
+            return seed();
+        } finally {
+            try {
+                lock.release();
+            } catch (Exception e) {
+                // The lock node is ephemeral: it goes with this session at the latest.
+                log.warn("walker lock not released: {}", e.toString());
+            }
+        }
+    }
+
+    private PassReport seed() {
+        long backlog = -1;
+        if (settings.maxBacklog() >= 0) {
+            try {
+                for (Gate gate : gates) {
+                    long groupBacklog = probe.backlog(gate.group(), gate.topic());
+                    metrics.backlog(gate.group(), groupBacklog);
+                    backlog = Math.max(backlog, groupBacklog);
+                    if (groupBacklog > settings.maxBacklog()) {
+                        return new PassReport(PassOutcome.SKIPPED_BACKLOG, List.of(), List.of(), 0, groupBacklog,
+                                gate.group() + " has " + groupBacklog + " records to consume on " + gate.topic()
+                                        + ", more than " + settings.maxBacklog());
+                    }
+                }
+            } catch (Exception e) {
+                return new PassReport(PassOutcome.FAILED, List.of(), List.of(), 0, -1,
+                        "cannot read the consumer groups' backlog: " + e.getMessage());
+            }
+        }
+        LifecycleBuckets registry = new LifecycleBuckets(zookeeper);
+        WalkStates walks = new WalkStates(zookeeper);
+        List<String> seeded = new ArrayList<>();
+        List<String> underWay = new ArrayList<>();
+        List<Future<?>> sends = new ArrayList<>();
+        int notWalked = 0;
+        try {
+            for (String bucket : registry.buckets()) {
+                Optional<RegistryEntry> entry = registry.read(bucket);
+                if (entry.isEmpty() || !entry.get().walkable()) {
+                    notWalked++;
+                    continue;
+                }
+                Instant now = clock.instant();
+                String scanId = "steady-" + bucket + "-" + now.toEpochMilli();
+                Optional<WalkState> started = walks.update(bucket, current -> current != null
+                        && current.inProgress(now, settings.walkStaleAfter()) ? null
+                        : WalkState.seeded(scanId, BucketTask.Mode.steady.name(), now, current));
+                if (started.isEmpty()) {
+                    underWay.add(bucket);
+                    continue;
+                }
+                BucketTask task = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
+                        new BucketTask.Details(scanId, BucketTask.Mode.steady, "", null));
+                sends.add(producer.send(bucketTasks.record(bucket, task)));
+                seeded.add(bucket);
+            }
+            producer.flush();
+            for (Future<?> send : sends) {
+                send.get(30, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            return new PassReport(PassOutcome.FAILED, seeded, underWay, notWalked, backlog,
+                    "seeding stopped: " + e.getMessage() + "; buckets recorded as seeded but not sent are walked "
+                            + "again once their walk counts as stale");
+        }
+        metrics.seeded(seeded.size(), underWay.size());
+        return new PassReport(PassOutcome.RAN, seeded, underWay, notWalked, backlog, null);
+    }
+}
