@@ -9,6 +9,8 @@ import io.tidemark.cli.platform.TopicsCommand;
 import io.tidemark.cli.populator.PopulatorCommand;
 import io.tidemark.cli.replay.ReplayStreamsCommand;
 import io.tidemark.cli.rules.RulesCommand;
+import io.tidemark.cli.walker.BucketProcessorCommand;
+import io.tidemark.cli.walker.ConductorCommand;
 import picocli.CommandLine.Command;
 
 @Command(name = "tidemark",
@@ -17,6 +19,6 @@ import picocli.CommandLine.Command;
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
         subcommands = {RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
             ConfigCommand.class, PopulatorCommand.class, ReplayStreamsCommand.class,
-            ObjectProcessorCommand.class, DlqCommand.class})
+            ObjectProcessorCommand.class, ConductorCommand.class, BucketProcessorCommand.class, DlqCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 }
