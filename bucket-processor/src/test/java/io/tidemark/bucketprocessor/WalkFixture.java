@@ -47,9 +47,11 @@ final class WalkFixture implements AutoCloseable {
         }
     }
 
+    /** Exact due times; a day lasts a day unless a test shortens it. */
+    LifecycleCalendar calendar = LifecycleCalendar.of(io.tidemark.lifecycle.engine.DuePolicy.EXACT, Duration.ofDays(1));
+
     PageWorker worker(int pageSize) {
-        return new PageWorker(lister, "/buckets", ShardFunction.withBits(2), pageSize,
-                LifecycleCalendar.of(io.tidemark.lifecycle.engine.DuePolicy.EXACT, Duration.ofDays(1)), clock);
+        return new PageWorker(lister, "/buckets", ShardFunction.withBits(2), pageSize, calendar, clock);
     }
 
     Walk walk(String bucket, BucketTask.Mode mode, int pageSize) {

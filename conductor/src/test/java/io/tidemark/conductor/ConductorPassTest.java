@@ -1,0 +1,187 @@
+package io.tidemark.conductor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.topics.TopicAdmin;
+import io.tidemark.topics.TopicReader;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.RegistryEntry;
+import io.tidemark.zookeeper.WalkState;
+import io.tidemark.zookeeper.WalkStates;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import io.tidemark.zookeeper.ZooKeeperPaths;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+@LocalClusterTest
+class ConductorPassTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static TidemarkConfig config(LocalCluster cluster, ClusterNamespace ns, String name, Map<String, String> extra) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
+        settings.put("zookeeper.connect", cluster.zookeeperConnect());
+        settings.put("zookeeper.chroot", ns.zookeeperChroot() + "-" + name);
+        settings.put("topic.prefix", ns.topicPrefix() + name + ".");
+        settings.put("shard.bits", "2");
+        settings.putAll(extra);
+        return new TidemarkConfig(settings);
+    }
+
+    /** Registers buckets as the populator would: the first two need walks, the third does not, the fourth is invalid. */
+    private static void register(TidemarkConfig config) throws Exception {
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            Map<String, RegistryEntry> buckets = Map.of(
+                    "alpha", new RegistryEntry("aa", "Enabled", false, null, true),
+                    "beta", new RegistryEntry("bb", "Off", false, null, true),
+                    "days-only", new RegistryEntry("cc", "Off", false, null, false),
+                    "broken", new RegistryEntry("", "Off", false, "MalformedXML", null));
+            for (var e : buckets.entrySet()) {
+                zk.client().create().creatingParentsIfNeeded().forPath(ZooKeeperPaths.bucket(e.getKey()),
+                        JSON.writeValueAsBytes(e.getValue()));
+            }
+        }
+    }
+
+    private static List<BucketTask> seededTasks(TidemarkConfig config) {
+        return TopicReader.committedValues(config.consumerProperties(), TopicRegistry.from(config).bucketTasks(),
+                Duration.ofSeconds(30));
+    }
+
+    @Test
+    void shouldSeedOneSteadyTaskPerWalkableBucketAndNoneWhileItsWalkIsUnderWay(LocalCluster cluster,
+                                                                               ClusterNamespace ns) throws Exception {
+        TidemarkConfig config = config(cluster, ns, "seed", Map.of());
+        register(config);
+        try (Conductor conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
+            PassReport first = conductor.runPass();
+            assertThat(first.outcome()).isEqualTo(PassOutcome.RAN);
+            assertThat(first.seeded()).containsExactly("alpha", "beta");
+            assertThat(first.notWalked()).isEqualTo(2);
+
+            PassReport second = conductor.runPass();
+            assertThat(second.seeded()).isEmpty();
+            assertThat(second.underWay()).containsExactly("alpha", "beta");
+        }
+        List<BucketTask> tasks = seededTasks(config);
+        assertThat(tasks).extracting(t -> t.target().bucket()).containsExactly("alpha", "beta");
+        assertThat(tasks).allSatisfy(t -> {
+            assertThat(t.details().mode()).isEqualTo(BucketTask.Mode.steady);
+            assertThat(t.details().marker()).isNull();
+            assertThat(t.details().scanId()).startsWith("steady-" + t.target().bucket() + "-");
+        });
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            WalkState alpha = new WalkStates(zk.client()).read("alpha").orElseThrow();
+            assertThat(alpha.scanId()).isEqualTo(tasks.get(0).details().scanId());
+            assertThat(alpha.finishedAt()).isNull();
+        }
+    }
+
+    @Test
+    void shouldRunOnePassWhenTwoConductorsStartTogether(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        TidemarkConfig config = config(cluster, ns, "two", Map.of());
+        register(config);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Conductor a = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry());
+             Conductor b = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
+            CountDownLatch go = new CountDownLatch(1);
+            Future<PassReport> first = pool.submit(() -> {
+                go.await();
+                return a.runPass();
+            });
+            Future<PassReport> second = pool.submit(() -> {
+                go.await();
+                return b.runPass();
+            });
+            go.countDown();
+            List<PassReport> reports = List.of(first.get(), second.get());
+            assertThat(reports.stream().mapToInt(r -> r.seeded().size()).sum()).isEqualTo(2);
+            assertThat(reports).extracting(PassReport::outcome).contains(PassOutcome.RAN);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(seededTasks(config)).extracting(t -> t.target().bucket()).containsExactlyInAnyOrder("alpha", "beta");
+    }
+
+    @Test
+    void shouldSkipThePassWhileAnotherConductorHoldsTheLock(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        TidemarkConfig config = config(cluster, ns, "lock", Map.of());
+        register(config);
+        try (ZooKeeperConnection holder = ZooKeeperConnection.start(config);
+             Conductor conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
+            var lock = new org.apache.curator.framework.recipes.locks.InterProcessMutex(holder.client(),
+                    ZooKeeperPaths.CONDUCTOR_LOCK);
+            lock.acquire();
+            try {
+                PassReport report = conductor.runPass();
+                assertThat(report.outcome()).isEqualTo(PassOutcome.SKIPPED_LOCK);
+                assertThat(report.outcome().exitCode()).isEqualTo(3);
+                assertThat(conductor.metrics().passes(PassOutcome.SKIPPED_LOCK)).isEqualTo(1);
+            } finally {
+                lock.release();
+            }
+        }
+        assertThat(seededTasks(config)).isEmpty();
+    }
+
+    @Test
+    void shouldSkipThePassWhenTheObjectProcessorsBacklogIsAboveTheLimit(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        TidemarkConfig config = config(cluster, ns, "backlog", Map.of("conductor.max.backlog", "5"));
+        register(config);
+        TopicRegistry topics = TopicRegistry.from(config);
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            new TopicAdmin(admin, (short) -1).ensure(List.of(topics.objectTasks()));
+        }
+        Map<String, Object> producerProperties = config.producerProperties();
+        producerProperties.put("max.in.flight.requests.per.connection", 1);
+        try (var producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < 6; i++) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topics.objectTasks().name(),
+                        ("k" + i).getBytes(), "{}".getBytes())).get();
+            }
+        }
+        try (Conductor conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
+            PassReport report = conductor.runPass();
+            assertThat(report.outcome()).isEqualTo(PassOutcome.SKIPPED_BACKLOG);
+            assertThat(report.backlog()).isEqualTo(6);
+            assertThat(report.outcome().exitCode()).isEqualTo(4);
+        }
+        assertThat(seededTasks(config)).isEmpty();
+    }
+
+    @Test
+    void shouldRunAPassWhenTheScheduleComesDue(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        TidemarkConfig config = config(cluster, ns, "cron", Map.of());
+        register(config);
+        io.tidemark.emulator.MutableClock clock = new io.tidemark.emulator.MutableClock(
+                java.time.Instant.parse("2026-11-23T01:59:30Z"));
+        try (ConductorService service = new ConductorService(config, clock, new SimpleMeterRegistry(), "0 2 * * *")) {
+            service.start();
+            Thread.sleep(1_500);
+            assertThat(service.lastPass()).as("02:00 has not come yet").isEmpty();
+            clock.advance(Duration.ofSeconds(31));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> service.lastPass().isPresent());
+            assertThat(service.lastPass().get().seeded()).containsExactly("alpha", "beta");
+        }
+    }
+}
