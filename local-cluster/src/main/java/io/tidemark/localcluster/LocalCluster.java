@@ -205,6 +205,10 @@ public final class LocalCluster implements AutoCloseable {
         if (emulator != null) {
             env.put("TIDEMARK_FILER_ADDRESS", emulator.filerAddress());
             env.put("TIDEMARK_S3_GRPC_ADDRESS", emulator.s3GrpcAddress());
+            if (emulator.adminAddress() != null) {
+                // Read by `tidemark emulator s3|faults`, so a second shell can drive the emulator.
+                env.put("TIDEMARK_EMULATOR_ADMIN_ADDRESS", emulator.adminAddress());
+            }
         }
         return env;
     }
