@@ -24,7 +24,8 @@ class EmbeddedClusterTest {
     @Test
     void shouldExposeEverySettingAsTheEnvironmentVariablesCommandsRead(LocalCluster cluster) {
         assertThat(cluster.environment()).containsOnlyKeys("TIDEMARK_KAFKA_BOOTSTRAP_SERVERS",
-                "TIDEMARK_ZOOKEEPER_CONNECT", "TIDEMARK_FILER_ADDRESS", "TIDEMARK_S3_GRPC_ADDRESS");
+                "TIDEMARK_ZOOKEEPER_CONNECT", "TIDEMARK_FILER_ADDRESS", "TIDEMARK_S3_GRPC_ADDRESS",
+                "TIDEMARK_EMULATOR_ADMIN_ADDRESS");
         assertThat(cluster.environment().values()).allMatch(v -> v.startsWith("127.0.0.1:"));
         try (FilerClient filer = FilerClient.connect(cluster.environment().get("TIDEMARK_FILER_ADDRESS"),
                 GrpcTls.PLAINTEXT, Duration.ofSeconds(5))) {
