@@ -7,8 +7,10 @@ import io.tidemark.cli.objectprocessor.ObjectProcessorCommand;
 import io.tidemark.cli.platform.LocalClusterCommand;
 import io.tidemark.cli.platform.TopicsCommand;
 import io.tidemark.cli.populator.PopulatorCommand;
+import io.tidemark.cli.quickstart.QuickstartCommand;
 import io.tidemark.cli.replay.ReplayStreamsCommand;
 import io.tidemark.cli.rules.RulesCommand;
+import io.tidemark.cli.status.StatusCommand;
 import io.tidemark.cli.walker.BucketProcessorCommand;
 import io.tidemark.cli.walker.ConductorCommand;
 import picocli.CommandLine.Command;
@@ -17,7 +19,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = TidemarkVersion.class,
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
-        subcommands = {RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
+        subcommands = {QuickstartCommand.class, StatusCommand.class, RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
             ConfigCommand.class, PopulatorCommand.class, ReplayStreamsCommand.class,
             ObjectProcessorCommand.class, ConductorCommand.class, BucketProcessorCommand.class, DlqCommand.class})
 public final class TidemarkCommand extends CommandGroup {

@@ -3,6 +3,7 @@ package io.tidemark.conductor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.service.Metrics;
+import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ZooKeeperConnection;
@@ -44,7 +45,7 @@ public final class Conductor implements AutoCloseable {
         this.producer = new KafkaProducer<>(producerProperties(config), new ByteArraySerializer(),
                 new ByteArraySerializer());
         bindings.add(Metrics.bind(meters, producer));
-        this.pass = new ConductorPass(zookeeper.client(), producer, topics.bucketTasks(), new BacklogProbe(admin),
+        this.pass = new ConductorPass(zookeeper.client(), producer, topics.bucketTasks(), new GroupLag(admin),
                 ConductorSettings.gates(config, topics), ConductorSettings.pass(config), metrics, clock);
     }
 

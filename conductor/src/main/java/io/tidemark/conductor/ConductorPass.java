@@ -1,6 +1,7 @@
 package io.tidemark.conductor;
 
 import io.tidemark.messages.BucketTask;
+import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicSpec;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.RegistryEntry;
@@ -44,14 +45,14 @@ final class ConductorPass {
     private final CuratorFramework zookeeper;
     private final Producer<byte[], byte[]> producer;
     private final TopicSpec<String, BucketTask> bucketTasks;
-    private final BacklogProbe probe;
+    private final GroupLag probe;
     private final List<Gate> gates;
     private final Settings settings;
     private final ConductorMetrics metrics;
     private final Clock clock;
 
     ConductorPass(CuratorFramework zookeeper, Producer<byte[], byte[]> producer, TopicSpec<String, BucketTask> bucketTasks,
-                  BacklogProbe probe, List<Gate> gates, Settings settings, ConductorMetrics metrics, Clock clock) {
+                  GroupLag probe, List<Gate> gates, Settings settings, ConductorMetrics metrics, Clock clock) {
         this.zookeeper = zookeeper;
         this.producer = producer;
         this.bucketTasks = bucketTasks;
@@ -103,7 +104,7 @@ final class ConductorPass {
         if (settings.maxBacklog() >= 0) {
             try {
                 for (Gate gate : gates) {
-                    long groupBacklog = probe.backlog(gate.group(), gate.topic());
+                    long groupBacklog = probe.total(gate.group(), List.of(gate.topic()));
                     metrics.backlog(gate.group(), groupBacklog);
                     backlog = Math.max(backlog, groupBacklog);
                     if (groupBacklog > settings.maxBacklog()) {

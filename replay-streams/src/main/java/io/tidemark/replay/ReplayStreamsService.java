@@ -7,6 +7,8 @@ import io.tidemark.service.Metrics;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.ReplayInstances;
+import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.time.Duration;
 import io.tidemark.messages.BucketConfig;
 import java.util.List;
@@ -40,6 +42,9 @@ public final class ReplayStreamsService extends ManagedService {
     private volatile KafkaStreams streams;
     private volatile AutoCloseable binding;
     private volatile StatusLog statusLog;
+    private volatile ZooKeeperConnection zookeeper;
+    private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName()
+            + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
 
     public ReplayStreamsService(TidemarkConfig config, MeterRegistry meters) {
         super("replay-streams");
@@ -93,8 +98,13 @@ public final class ReplayStreamsService extends ManagedService {
         });
         binding = Metrics.bind(meters, streams);
         streams.start();
+        zookeeper = ZooKeeperConnection.start(config);
         statusLog = StatusLog.start("replay-streams", config.millis(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS), log,
-                () -> metrics.statusLine(streams.state().name()));
+                () -> {
+                    ReplayInstances.publish(zookeeper.client(), new ReplayInstances.Report(instanceId,
+                            metrics.pending(), activeTasks(), System.currentTimeMillis()));
+                    return metrics.statusLine(streams.state().name());
+                });
     }
 
     @Override
@@ -137,6 +147,9 @@ public final class ReplayStreamsService extends ManagedService {
         }
         if (binding != null) {
             binding.close();
+        }
+        if (zookeeper != null) {
+            zookeeper.close();
         }
     }
 }

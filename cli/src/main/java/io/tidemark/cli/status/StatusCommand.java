@@ -1,0 +1,98 @@
+package io.tidemark.cli.status;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.tidemark.cli.ConfigOptions;
+import io.tidemark.topics.GroupLag;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"Shows the pipeline's state as Kafka and ZooKeeper hold it: per consumer group and partition "
+                + "the committed offset, log-end offset and lag; the populator's leader and its last published "
+                + "event; pending timers; the last finished walk per bucket; the dead-letter topics' size.",
+            "Exit status: 0 healthy, 1 degraded (the reasons are printed), 2 Kafka or ZooKeeper unreachable."})
+public final class StatusCommand implements Callable<Integer> {
+
+    @Mixin
+    private ConfigOptions options;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--json", description = "Print the report as one JSON document.")
+    private boolean json;
+
+    @Option(names = "--max-lag", defaultValue = "10000",
+            description = "A group further behind than this many records counts as degraded (default ${DEFAULT-VALUE}).")
+    private long maxLag;
+
+    @Override
+    public Integer call() throws Exception {
+        StatusReport report = new StatusReader(options.load(), new StatusReader.Thresholds(maxLag)).read();
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(new ObjectMapper().registerModule(new JavaTimeModule())
+                    .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).writeValueAsString(report));
+        } else {
+            print(report, out, Clock.systemUTC().instant());
+        }
+        out.flush();
+        return report.health().exitCode();
+    }
+
+    static void print(StatusReport report, PrintWriter out, Instant now) {
+        out.println("status: " + report.health().name().toLowerCase(Locale.ROOT));
+        report.reasons().forEach(r -> out.println("  - " + r));
+        if (report.health() == StatusReport.Health.UNREACHABLE) {
+            return;
+        }
+        out.println();
+        out.printf(Locale.ROOT, "%-40s %-40s %9s %14s %14s %10s%n", "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET",
+                "LOG-END-OFFSET", "LAG");
+        for (GroupLag.Partition p : report.partitions()) {
+            out.printf(Locale.ROOT, "%-40s %-40s %9d %14s %14d %10d%n", p.group(), p.topic(), p.partition(),
+                    p.committed() < 0 ? "-" : String.valueOf(p.committed()), p.end(), p.lag());
+        }
+        out.println();
+        out.println("populator: " + (report.populatorLeader() == null ? "no leader" : "led by "
+                + report.populatorLeader()) + ", " + report.populatorPublished() + " events published"
+                + (report.populatorEventAt() == null ? "" : ", last event from " + report.populatorEventAt() + " ("
+                + ago(report.populatorEventAt(), now) + " ago)"));
+        out.println("replay-streams: " + (report.pendingTimers() == null ? "no instance reporting"
+                : report.pendingTimers() + " timers pending on " + report.replayInstances() + " instance(s)"));
+        out.println("dead letters: " + report.objectTasksDlq() + " object task(s), " + report.replayStreamsDlq()
+                + " replay record(s)");
+        out.println();
+        out.printf(Locale.ROOT, "%-40s %-8s %-30s %s%n", "BUCKET", "WALKED", "LAST FINISHED WALK", "WALK UNDER WAY");
+        for (StatusReport.Walk w : report.walks()) {
+            out.printf(Locale.ROOT, "%-40s %-8s %-30s %s%n", w.bucket(), w.walked() ? "yes" : "no",
+                    w.lastFinishedAt() == null ? "never" : w.lastFinishedAt() + " (" + ago(w.lastFinishedAt(), now)
+                            + " ago)", w.running() == null ? "-" : w.running() + ", " + w.runningPages() + " pages");
+        }
+    }
+
+    private static String ago(Instant then, Instant now) {
+        Duration d = Duration.between(then, now);
+        if (d.isNegative()) {
+            return "0s";
+        }
+        if (d.toHours() > 0) {
+            return d.toHours() + "h" + d.toMinutesPart() + "m";
+        }
+        if (d.toMinutes() > 0) {
+            return d.toMinutes() + "m" + d.toSecondsPart() + "s";
+        }
+        return d.toSeconds() + "s";
+    }
+}

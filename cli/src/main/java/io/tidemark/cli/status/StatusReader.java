@@ -1,0 +1,161 @@
+package io.tidemark.cli.status;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.topics.GroupLag;
+import io.tidemark.topics.TopicReader;
+import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.LifecycleBuckets;
+import io.tidemark.zookeeper.RegistryEntry;
+import io.tidemark.zookeeper.ReplayInstances;
+import io.tidemark.zookeeper.WalkState;
+import io.tidemark.zookeeper.WalkStates;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import io.tidemark.zookeeper.ZooKeeperPaths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.zookeeper.KeeperException;
+
+/** Gathers the pipeline's state from Kafka and ZooKeeper — never from the services themselves — and judges it. */
+public final class StatusReader {
+
+    /** What counts as degraded: a group's lag above {@code maxLag}. */
+    public record Thresholds(long maxLag) {
+    }
+
+    private final TidemarkConfig config;
+    private final Thresholds thresholds;
+
+    public StatusReader(TidemarkConfig config, Thresholds thresholds) {
+        this.config = config;
+        this.thresholds = thresholds;
+    }
+
+    public StatusReport read() {
+        Map<String, Object> adminProperties = config.adminProperties();
+        adminProperties.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        adminProperties.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        try (Admin admin = Admin.create(adminProperties)) {
+            try {
+                admin.describeCluster().nodes().get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                return StatusReport.unreachable("Kafka at " + config.kafkaBootstrapServers() + " does not answer: "
+                        + rootMessage(e));
+            }
+            try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+                if (!zk.awaitConnected(Duration.ofSeconds(10))) {
+                    return StatusReport.unreachable("ZooKeeper at " + config.getString(TidemarkConfig.ZOOKEEPER_CONNECT)
+                            + " does not answer");
+                }
+                return read(admin, zk.client());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return StatusReport.unreachable("interrupted");
+        } catch (Exception e) {
+            return StatusReport.unreachable("reading the pipeline's state failed: " + rootMessage(e));
+        }
+    }
+
+    private StatusReport read(Admin admin, CuratorFramework zk) throws Exception {
+        TopicRegistry topics = TopicRegistry.from(config);
+        GroupLag lag = new GroupLag(admin);
+        String prefix = config.topicPrefix();
+        List<GroupLag.Partition> partitions = new ArrayList<>();
+        partitions.addAll(lag.partitions(prefix + "replay-streams", List.of(topics.metaLog().name(),
+                topics.rearm().name())));
+        partitions.addAll(lag.partitions(prefix + "bucket-processor", List.of(topics.bucketTasks().name())));
+        partitions.addAll(lag.partitions(prefix + "object-processor", List.of(topics.objectTasks().name())));
+
+        String leader = populatorLeader(zk);
+        Optional<PopulatorCheckpoint> checkpoint = TopicReader.committedValues(config.consumerProperties(),
+                topics.populatorCheckpoint(), Duration.ofSeconds(10)).stream().reduce((a, b) -> b);
+
+        List<ReplayInstances.Report> replay = ReplayInstances.read(zk);
+        Long pending = replay.isEmpty() ? null : replay.stream().mapToLong(ReplayInstances.Report::pendingTimers).sum();
+
+        List<StatusReport.Walk> walks = new ArrayList<>();
+        LifecycleBuckets registry = new LifecycleBuckets(zk);
+        WalkStates states = new WalkStates(zk);
+        for (String bucket : registry.buckets()) {
+            boolean walked = registry.read(bucket).map(RegistryEntry::walkable).orElse(false);
+            Optional<WalkState> state = states.read(bucket);
+            Instant lastFinished = state.map(WalkState::lastFinishedAt).orElse(null);
+            String running = state.filter(s -> s.finishedAt() == null).map(WalkState::scanId).orElse(null);
+            walks.add(new StatusReport.Walk(bucket, walked, lastFinished, running,
+                    state.filter(s -> s.finishedAt() == null).map(WalkState::pages).orElse(0L)));
+        }
+        walks.sort(Comparator.comparing(StatusReport.Walk::bucket));
+
+        long objectDlq = lag.records(topics.objectTasksDlq().name());
+        long replayDlq = lag.records(topics.replayStreamsDlq().name());
+
+        List<String> reasons = new ArrayList<>();
+        if (leader == null) {
+            reasons.add("no populator leads: filer events are not being published to the meta-log");
+        }
+        if (replay.isEmpty()) {
+            reasons.add("no replay-streams instance is reporting: timers are not firing");
+        }
+        partitions.stream().collect(java.util.stream.Collectors.groupingBy(GroupLag.Partition::group,
+                java.util.TreeMap::new, java.util.stream.Collectors.summingLong(GroupLag.Partition::lag)))
+                .forEach((group, total) -> {
+                    if (total > thresholds.maxLag()) {
+                        reasons.add(group + " is " + total + " records behind (more than " + thresholds.maxLag()
+                                + ")");
+                    }
+                });
+        if (objectDlq > 0) {
+            reasons.add(objectDlq + " object task(s) parked in " + topics.objectTasksDlq().name()
+                    + ": see `tidemark dlq list`");
+        }
+        if (replayDlq > 0) {
+            reasons.add(replayDlq + " record(s) replay-streams could not process, in "
+                    + topics.replayStreamsDlq().name());
+        }
+        return new StatusReport(reasons.isEmpty() ? StatusReport.Health.HEALTHY : StatusReport.Health.DEGRADED,
+                reasons, partitions, leader, checkpoint.filter(c -> c.tsNs() > 0)
+                .map(c -> EpochNanos.toInstant(c.tsNs())).orElse(null),
+                checkpoint.map(PopulatorCheckpoint::published).orElse(0L), pending, replay.size(), walks, objectDlq,
+                replayDlq);
+    }
+
+    /** The participant holding the populator's leader latch: the one whose node has the lowest sequence. */
+    private static String populatorLeader(CuratorFramework zk) throws Exception {
+        List<String> children;
+        try {
+            children = zk.getChildren().forPath(ZooKeeperPaths.POPULATOR_LEADER);
+        } catch (KeeperException.NoNodeException none) {
+            return null;
+        }
+        Optional<String> first = children.stream().filter(c -> c.contains("latch-"))
+                .min(Comparator.comparing(c -> c.substring(c.lastIndexOf("latch-"))));
+        if (first.isEmpty()) {
+            return null;
+        }
+        try {
+            return new String(zk.getData().forPath(ZooKeeperPaths.POPULATOR_LEADER + "/" + first.get()),
+                    java.nio.charset.StandardCharsets.UTF_8);
+        } catch (KeeperException.NoNodeException gone) {
+            return null;
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+}

@@ -1,0 +1,47 @@
+package io.tidemark.cli.status;
+
+import io.tidemark.topics.GroupLag;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What {@code tidemark status} found: every figure it printed, and the verdict.
+ *
+ * @param populatorLeader    the instance leading the populator, or {@code null} when none does
+ * @param populatorEventAt   the filer time of the last event the populator published, or {@code null}
+ * @param pendingTimers      the sum over the replay-streams instances reporting, or {@code null} when none does
+ * @param reasons            why the pipeline is degraded (empty when healthy)
+ */
+public record StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
+                           String populatorLeader, Instant populatorEventAt, long populatorPublished,
+                           Long pendingTimers, int replayInstances, List<Walk> walks, long objectTasksDlq,
+                           long replayStreamsDlq) {
+
+    public enum Health {
+        HEALTHY(0), DEGRADED(1), UNREACHABLE(2);
+
+        private final int exitCode;
+
+        Health(int exitCode) {
+            this.exitCode = exitCode;
+        }
+
+        public int exitCode() {
+            return exitCode;
+        }
+    }
+
+    /**
+     * One registered bucket's walks.
+     *
+     * @param lastFinishedAt when its latest walk to finish did, or {@code null} if none has
+     * @param running        the scan id of a walk under way, or {@code null}
+     */
+    public record Walk(String bucket, boolean walked, Instant lastFinishedAt, String running, long runningPages) {
+    }
+
+    public static StatusReport unreachable(String reason) {
+        return new StatusReport(Health.UNREACHABLE, List.of(reason), List.of(), null, null, 0, null, 0, List.of(), 0,
+                0);
+    }
+}
