@@ -78,7 +78,9 @@ public final class StatusReader {
         partitions.addAll(lag.partitions(prefix + "object-processor", List.of(topics.objectTasks().name())));
 
         String leader = populatorLeader(zk);
-        Optional<PopulatorCheckpoint> checkpoint = TopicReader.committedValues(config.consumerProperties(),
+        // Read only once the populator wrote it: a consumer asked for a topic that does not exist waits it out.
+        Optional<PopulatorCheckpoint> checkpoint = lag.records(topics.populatorCheckpoint().name()) == 0
+                ? Optional.empty() : TopicReader.committedValues(config.consumerProperties(),
                 topics.populatorCheckpoint(), Duration.ofSeconds(10)).stream().reduce((a, b) -> b);
 
         List<ReplayInstances.Report> replay = ReplayInstances.read(zk);
