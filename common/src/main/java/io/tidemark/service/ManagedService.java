@@ -93,4 +93,20 @@ public abstract class ManagedService implements AutoCloseable {
     protected boolean readinessCheck() {
         return true;
     }
+
+    /**
+     * Waits for a service's worker thread to finish what it has in hand — three quarters of the shutdown timeout,
+     * at least a second — then interrupts it and waits two seconds more. Does nothing from the worker itself (a
+     * service the worker failed is closed on that thread).
+     */
+    protected static void stopWorker(Thread worker, java.time.Duration shutdownTimeout) throws InterruptedException {
+        if (worker == null || worker == Thread.currentThread()) {
+            return;
+        }
+        worker.join(Math.max(1_000, shutdownTimeout.toMillis() * 3 / 4));
+        if (worker.isAlive()) {
+            worker.interrupt();
+            worker.join(2_000);
+        }
+    }
 }

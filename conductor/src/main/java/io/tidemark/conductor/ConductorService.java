@@ -105,10 +105,7 @@ public final class ConductorService extends ManagedService {
         synchronized (wake) {
             wake.notifyAll();
         }
-        Thread w = worker;
-        if (w != null && w != Thread.currentThread()) {
-            w.join(Math.max(1_000, config.shutdownTimeout().toMillis() * 3 / 4));
-        }
+        stopWorker(worker, config.shutdownTimeout());
         if (conductor != null) {
             conductor.close();
         }

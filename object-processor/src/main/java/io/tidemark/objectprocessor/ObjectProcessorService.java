@@ -136,14 +136,7 @@ public final class ObjectProcessorService extends ManagedService {
     @Override
     protected void doStop() throws Exception {
         running = false;
-        Thread w = worker;
-        if (w != null && w != Thread.currentThread()) {
-            w.join(Math.max(1_000, config.shutdownTimeout().toMillis() * 3 / 4));
-            if (w.isAlive()) {
-                w.interrupt();
-                w.join(2_000);
-            }
-        }
+        stopWorker(worker, config.shutdownTimeout());
         if (statusLog != null) {
             statusLog.close();
         }
