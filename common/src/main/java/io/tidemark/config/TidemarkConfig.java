@@ -56,6 +56,7 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String POPULATOR_RETRY_BACKOFF_MAX_MS = "populator.retry.backoff.max.ms";
     public static final String POPULATOR_COLD_START_OVERLAP_MS = "populator.cold-start.overlap.ms";
     public static final String POPULATOR_STATUS_INTERVAL_MS = "populator.status.interval.ms";
+    public static final String POPULATOR_RECORD_MAX_BYTES = "populator.record.max.bytes";
     public static final String REPLAY_PUNCTUATE_INTERVAL_MS = "replay-streams.punctuate.interval.ms";
     public static final String REPLAY_MAX_FIRED_PER_TICK = "replay-streams.max.fired.per.tick";
     public static final String REPLAY_STATE_DIR = "replay-streams.state.dir";
@@ -161,6 +162,11 @@ public class TidemarkConfig extends AbstractConfig {
                                 + "overlap are published once like any other.")
                 .define(POPULATOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                         "How often the populator logs its status line.")
+                .define(POPULATOR_RECORD_MAX_BYTES, Type.INT, 1_000_000, Range.between(10_000, 100_000_000),
+                        Importance.LOW, "A filer event whose meta-log record is larger than this is published "
+                                + "without its large attributes (lifecycle XML, inline content) and flagged slimmed; "
+                                + "one that cannot be made that small is logged, counted and left out. Keep it below "
+                                + "the brokers' message.max.bytes.")
                 .define(REPLAY_PUNCTUATE_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.MEDIUM,
                         "How often replay-streams looks for due timers (wall-clock time).")
                 .define(REPLAY_MAX_FIRED_PER_TICK, Type.INT, 10_000, Range.between(1, 10_000_000), Importance.LOW,

@@ -44,8 +44,10 @@ public final class TopicRegistry {
         replayStreamsDlq = new TopicSpec<>(prefix + "replay-streams.dlq", Serdes.ByteArray(), Serdes.ByteArray(), 1,
                 TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, false);
         // Compacted: the latest configuration per bucket is the state; a tombstone removes a bucket.
+        // A record carries a lifecycle configuration of up to 1 MiB (S3's limit), escaped into JSON.
         bucketConfigs = new TopicSpec<>(prefix + "bucket-configs", Serdes.String(), new JsonSerde<>(BucketConfig.class),
-                1, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of(), false);
+                1, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                String.valueOf(4 * 1024 * 1024)), false);
         bucketTasks = new TopicSpec<>(prefix + "bucket-tasks", Serdes.String(), new JsonSerde<>(BucketTask.class), shards,
                 TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, false);
         objectTasks = new TopicSpec<>(prefix + "object-tasks", Serdes.String(), new JsonSerde<>(ObjectTask.class), shards,

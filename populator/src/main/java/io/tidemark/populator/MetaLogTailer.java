@@ -257,7 +257,11 @@ public final class MetaLogTailer {
                     kinds.merge(record.getKind(), 1, Integer::sum);
                     // The filer's bytes still describe the event unless chunk lists were cut from it.
                     boolean untouched = record.getEvent() == event.getEventNotification();
-                    publisher.metaLog(record, untouched ? filerEvent.encodedNotification() : null);
+                    TransactionalPublisher.Sent sent = publisher.metaLog(record,
+                            untouched ? filerEvent.encodedNotification() : null);
+                    if (sent != TransactionalPublisher.Sent.WHOLE) {
+                        oversized(record, sent);
+                    }
                     if (!record.getBucket().isEmpty() && record.getLogicalKey().isEmpty()) {
                         bucketsChanged.put(record.getBucket(), ts);
                     }
@@ -279,6 +283,21 @@ public final class MetaLogTailer {
             } catch (Exception e) {
                 abortAfter(e);
                 throw e;
+            }
+        }
+
+        /** Says what became of an event too large for one Kafka record; the batch goes on either way. */
+        private void oversized(MetaLogRecord record, TransactionalPublisher.Sent sent) {
+            String event = record.getDirectory() + " " + (record.getLogicalKey().isEmpty() ? "(bucket " + record.getBucket()
+                    + ")" : record.getLogicalKey()) + " ts_ns=" + record.getTsNs() + " kind=" + record.getKind();
+            if (sent == TransactionalPublisher.Sent.SLIMMED) {
+                metrics.slimmed();
+                log.warn("event {} is {} bytes, too large for one Kafka record: published without its large "
+                        + "attributes (flagged slimmed)", event, record.getSerializedSize());
+            } else {
+                metrics.parked();
+                log.error("event {} is {} bytes and cannot be made small enough for one Kafka record: not published",
+                        event, record.getSerializedSize());
             }
         }
 

@@ -28,6 +28,8 @@ public final class PopulatorMetrics {
     private final LongAdder reconnects = new LongAdder();
     private final Counter committed;
     private final Counter aborted;
+    private final Counter slimmed;
+    private final Counter parked;
     private final Counter invalidConfigSeen;
     private final DistributionSummary batchSize;
     private final AtomicLong lastPublishedTsNs = new AtomicLong();
@@ -51,6 +53,11 @@ public final class PopulatorMetrics {
         }
         committed = Counter.builder("tidemark.populator.transactions").tag("outcome", "committed").register(registry);
         aborted = Counter.builder("tidemark.populator.transactions").tag("outcome", "aborted").register(registry);
+        slimmed = Counter.builder("tidemark.populator.records.slimmed")
+                .description("Filer events too large for one Kafka record, published without their large attributes")
+                .register(registry);
+        parked = Counter.builder("tidemark.populator.records.parked")
+                .description("Filer events that could not be published at all (logged, skipped)").register(registry);
         invalidConfigSeen = Counter.builder("tidemark.populator.invalid.configs.seen")
                 .description("Bucket lifecycle configurations found invalid").register(registry);
         batchSize = DistributionSummary.builder("tidemark.populator.batch.size").baseUnit("events")
@@ -78,6 +85,14 @@ public final class PopulatorMetrics {
         batchSize.record(size);
         committed.increment();
         lastPublishedTsNs.set(lastTsNs);
+    }
+
+    void slimmed() {
+        slimmed.increment();
+    }
+
+    void parked() {
+        parked.increment();
     }
 
     void aborted() {
@@ -136,7 +151,8 @@ public final class PopulatorMetrics {
     /** The periodic status line; its tokens are stable for log scrapers. */
     public String statusLine() {
         return String.format(Locale.ROOT, "populator: status=%s lag=%.1fs published=%d leader=%d buckets=%d invalid=%d "
-                        + "reconnects=%d aborted=%d", status, lagSeconds(), published(), leader ? 1 : 0, registrySize,
-                invalidConfigs, reconnects.sum(), (long) aborted.count());
+                        + "reconnects=%d aborted=%d slimmed=%d parked=%d", status, lagSeconds(), published(),
+                leader ? 1 : 0, registrySize, invalidConfigs, reconnects.sum(), (long) aborted.count(),
+                (long) slimmed.count(), (long) parked.count());
     }
 }

@@ -152,7 +152,7 @@ public final class PopulatorService extends ManagedService {
                 log.info("topics checked in {} ms", (System.nanoTime() - began) / 1_000_000);
             }
             TransactionalPublisher publisher = TransactionalPublisher.open(config.producerProperties(),
-                    transactionalId(config), topics);
+                    transactionalId(config), topics, config.getInt(TidemarkConfig.POPULATOR_RECORD_MAX_BYTES));
             publisher.closing(Metrics.bind(meters, publisher.producer()));
             return publisher;
         };

@@ -26,23 +26,39 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class TransactionalPublisher implements AutoCloseable {
 
+    /** The largest meta-log record sent whole, below the producer's and broker's default 1 MiB limits. */
+    public static final int DEFAULT_MAX_RECORD_BYTES = 1_000_000;
+
     private final Producer<byte[], byte[]> producer;
     private final TopicRegistry topics;
+    private final int maxRecordBytes;
     private AutoCloseable alsoClose = () -> { };
 
     TransactionalPublisher(Producer<byte[], byte[]> producer, TopicRegistry topics) {
+        this(producer, topics, DEFAULT_MAX_RECORD_BYTES);
+    }
+
+    TransactionalPublisher(Producer<byte[], byte[]> producer, TopicRegistry topics, int maxRecordBytes) {
         this.producer = producer;
         this.topics = topics;
+        this.maxRecordBytes = maxRecordBytes;
     }
 
     /** A producer with the populator's transactional id, ready for its first transaction. */
     public static TransactionalPublisher open(Map<String, Object> producerProperties, String transactionalId,
                                               TopicRegistry topics) {
+        return open(producerProperties, transactionalId, topics, DEFAULT_MAX_RECORD_BYTES);
+    }
+
+    public static TransactionalPublisher open(Map<String, Object> producerProperties, String transactionalId,
+                                              TopicRegistry topics, int maxRecordBytes) {
         Map<String, Object> props = new HashMap<>();
         // Throughput defaults an operator may override through kafka.producer.*.
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60_000);
+        // A bucket's configuration record carries its lifecycle XML (up to 1 MiB as S3 allows it) in JSON.
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         props.putAll(producerProperties);
         // Exactly-once and the shard layout are not negotiable.
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
@@ -57,7 +73,7 @@ public final class TransactionalPublisher implements AutoCloseable {
             producer.close(Duration.ZERO);
             throw e;
         }
-        return new TransactionalPublisher(producer, topics);
+        return new TransactionalPublisher(producer, topics, maxRecordBytes);
     }
 
     public Producer<byte[], byte[]> producer() {
@@ -73,22 +89,37 @@ public final class TransactionalPublisher implements AutoCloseable {
         producer.beginTransaction();
     }
 
+    /** What became of a meta-log record. */
+    public enum Sent { WHOLE, SLIMMED, PARKED }
+
     /** On partition = the record's ShardID, which the classifier computed with the partitioner's own function. */
-    public void metaLog(MetaLogRecord record) {
-        metaLog(record, null);
+    public Sent metaLog(MetaLogRecord record) {
+        return metaLog(record, null);
     }
 
     /**
      * As {@link #metaLog(MetaLogRecord)}; {@code encodedEvent}, when given, is the filer's own encoding of the
-     * record's event and is written as it is (through the wire view) rather than encoded again.
+     * record's event and is written as it is (through the wire view) rather than encoded again. A record over
+     * {@code populator.record.max.bytes} is slimmed ({@link OversizedRecords}); one that cannot be made to fit is not
+     * sent (parked), so it can never hold up the events after it.
      */
-    public void metaLog(MetaLogRecord record, ByteString encodedEvent) {
+    public Sent metaLog(MetaLogRecord record, ByteString encodedEvent) {
         String topic = topics.metaLog().name();
         byte[] key = topics.metaLog().keySerde().serializer().serialize(topic,
                 ShardPartitioner.key(record.getBucket(), record.getLogicalKey()));
         byte[] value = encodedEvent == null ? topics.metaLog().valueSerde().serializer().serialize(topic, record)
                 : encoded(record, encodedEvent);
+        Sent sent = Sent.WHOLE;
+        if (value.length > maxRecordBytes) {
+            var slim = OversizedRecords.fit(record, maxRecordBytes);
+            if (slim.isEmpty()) {
+                return Sent.PARKED;
+            }
+            value = topics.metaLog().valueSerde().serializer().serialize(topic, slim.get());
+            sent = Sent.SLIMMED;
+        }
         producer.send(new ProducerRecord<>(topic, record.getShard(), key, value));
+        return sent;
     }
 
     /** The record's bytes with its event as the filer encoded it; they parse as the same {@link MetaLogRecord}. */

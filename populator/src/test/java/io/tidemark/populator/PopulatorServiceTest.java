@@ -200,6 +200,48 @@ class PopulatorServiceTest {
         }
     }
 
+    /** A valid configuration of {@code rules} rules, about 1.2 KB each (long prefixes), tagged by {@code days}. */
+    static String largeRules(int rules, int days) {
+        StringBuilder xml = new StringBuilder("<LifecycleConfiguration>");
+        for (int i = 0; i < rules; i++) {
+            xml.append("<Rule><ID>rule-").append(i).append("</ID><Filter><Prefix>").append("p".repeat(1_000))
+                    .append('/').append(i).append("/</Prefix></Filter><Status>Enabled</Status><Expiration><Days>")
+                    .append(days).append("</Days></Expiration></Rule>");
+        }
+        return xml.append("</LifecycleConfiguration>").toString();
+    }
+
+    /**
+     * A bucket event carries the bucket entry before and after: replacing a 700-rule configuration makes an event of
+     * about twice its size, over what Kafka takes in one record. The populator slims it (the rules travel in
+     * bucket-configs anyway), flags it, and publishes everything after it.
+     */
+    @Test
+    void shouldSlimAnEventTooLargeForKafkaAndPublishEverythingAfterIt(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "oversized", Map.of())) {
+            PopulatorService populator = f.startPopulator();
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("huge", false);
+            s3.putLifecycle("huge", largeRules(700, 30));
+            s3.putLifecycle("huge", largeRules(700, 60));
+            s3.putObject("huge", "logs/after.txt", 1, Map.of(), Map.of());
+            f.awaitCaughtUp(CATCH_UP);
+
+            f.assertExactlyOnce();
+            List<MetaLogRecord> records = f.metaLog().stream().map(PopulatorFixture.Published::record).toList();
+            assertThat(records).filteredOn(MetaLogRecord::getSlimmed).isNotEmpty().allSatisfy(r -> {
+                assertThat(r.getBucket()).isEqualTo("huge");
+                assertThat(r.getSerializedSize()).isLessThan(1_000_000);
+            });
+            assertThat(records).anySatisfy(r -> assertThat(r.getLogicalKey()).isEqualTo("logs/after.txt"));
+            BucketConfig latest = f.committed(f.topics.bucketConfigs()).stream().map(ConsumerRecord::value)
+                    .reduce((a, b) -> b).orElseThrow();
+            assertThat(latest.lifecycleXml()).isEqualTo(largeRules(700, 60));
+            assertThat(populator.metrics().statusLine()).contains("slimmed=");
+        }
+    }
+
     @Test
     void shouldColdStartFromTheBucketsAlreadyOnTheFilerAndMissNothingAfterwards(LocalCluster cluster,
                                                                                ClusterNamespace ns) throws Exception {
