@@ -1,7 +1,5 @@
 package io.tidemark.cli;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -40,8 +38,46 @@ public final class ServiceProcess implements AutoCloseable {
                 StandardCharsets.UTF_8)).lines().forEach(log::add));
         reader.setDaemon(true);
         reader.start();
-        this.port = await().atMost(Duration.ofSeconds(60)).until(() -> log.stream().map(PORT::matcher)
-                .filter(Matcher::find).map(m -> Integer.parseInt(m.group(1))).findFirst().orElse(-1), p -> p > 0);
+        this.port = awaitPort(Duration.ofSeconds(60));
+    }
+
+    private int awaitPort(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            var found = log.stream().map(PORT::matcher).filter(Matcher::find).map(m -> Integer.parseInt(m.group(1)))
+                    .findFirst();
+            if (found.isPresent()) {
+                return found.get();
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the service exited with " + process.exitValue() + " before opening "
+                        + "its management port; its log ends: " + log.subList(Math.max(0, log.size() - 5), log.size()));
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("the service did not open its management port within " + timeout);
+    }
+
+    /** Whether {@code /readyz} answers 200 now. */
+    public boolean ready() {
+        try {
+            return get("/readyz").statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    public boolean alive() {
+        return process.isAlive();
     }
 
     /** Starts {@code tidemark <args>} with the given environment, once it has opened its management port. */
