@@ -39,11 +39,28 @@ class HashProperties {
         assertThat(ExtendedHash.of(shuffled)).isEqualTo(ExtendedHash.of(forward));
     }
 
+    /** Equal rules built apart hash alike; a rule that differs in any one field that acts hashes differently. */
     @Property(tries = 300)
-    void ruleHashIsStableAndEightBytes(@ForAll("tagMaps") Map<String, String> tags) {
-        CanonicalRule r = new CanonicalRule("", tags, 1, 2, 3, null, true, 4, 5, 6);
-        assertThat(r.hash()).isEqualTo(r.hash());
+    void ruleHashFollowsEveryFieldThatActsAndOnlyThem(@ForAll("tagMaps") Map<String, String> tags,
+                                                     @ForAll @IntRange(min = 0, max = 8) int field) {
+        CanonicalRule r = new CanonicalRule("p/", tags, 1, 2, 3, null, true, 4, 5, 6);
+        CanonicalRule same = new CanonicalRule("p/", new LinkedHashMap<>(tags), 1, 2, 3, null, true, 4, 5, 6);
+        assertThat(same.hash()).isEqualTo(r.hash());
         assertThat(r.hash().toBytes()).hasSize(RuleHash.LENGTH);
+        Map<String, String> otherTags = new LinkedHashMap<>(tags);
+        otherTags.put("added-key", "v");
+        CanonicalRule changed = switch (field) {
+            case 0 -> new CanonicalRule("q/", tags, 1, 2, 3, null, true, 4, 5, 6);
+            case 1 -> new CanonicalRule("p/", otherTags, 1, 2, 3, null, true, 4, 5, 6);
+            case 2 -> new CanonicalRule("p/", tags, 9, 2, 3, null, true, 4, 5, 6);
+            case 3 -> new CanonicalRule("p/", tags, 1, 9, 3, null, true, 4, 5, 6);
+            case 4 -> new CanonicalRule("p/", tags, 1, 2, 9, null, true, 4, 5, 6);
+            case 5 -> new CanonicalRule("p/", tags, 1, 2, 3, null, false, 4, 5, 6);
+            case 6 -> new CanonicalRule("p/", tags, 1, 2, 3, null, true, 9, 5, 6);
+            case 7 -> new CanonicalRule("p/", tags, 1, 2, 3, null, true, 4, 9, 6);
+            default -> new CanonicalRule("p/", tags, 1, 2, 3, null, true, 4, 5, 9);
+        };
+        assertThat(changed.hash()).as("field %d changed", field).isNotEqualTo(r.hash());
     }
 
     @Property(tries = 300)

@@ -27,24 +27,26 @@ class VectorConformanceTest {
 
     static Stream<Arguments> vectors() throws IOException {
         List<Arguments> vectors = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
         try (InputStream bundled = VectorConformanceTest.class.getResourceAsStream("/vectors/lifecycle-public.jsonl")) {
-            addLines(vectors, "bundled", new String(bundled.readAllBytes(), StandardCharsets.UTF_8));
+            addLines(vectors, seen, "bundled", new String(bundled.readAllBytes(), StandardCharsets.UTF_8));
         }
         Path shared = sharedVectors();
         if (shared != null) {
             try (Stream<Path> files = Files.list(shared)) {
                 for (Path file : files.filter(f -> f.toString().endsWith(".jsonl")).sorted().toList()) {
-                    addLines(vectors, "shared/" + file.getFileName(), Files.readString(file));
+                    addLines(vectors, seen, "shared/" + file.getFileName(), Files.readString(file));
                 }
             }
         }
         return vectors.stream();
     }
 
-    private static void addLines(List<Arguments> into, String source, String content) {
+    /** Adds each vector once: a shared file holding the bundled vectors again adds only what is new in it. */
+    private static void addLines(List<Arguments> into, java.util.Set<String> seen, String source, String content) {
         String[] lines = content.split("\n");
         for (int i = 0; i < lines.length; i++) {
-            if (lines[i].isBlank()) {
+            if (lines[i].isBlank() || !seen.add(lines[i].strip())) {
                 continue;
             }
             String id = lines[i].replaceFirst("^\\{\\s*\"id\"\\s*:\\s*\"([^\"]*)\".*$", "$1");

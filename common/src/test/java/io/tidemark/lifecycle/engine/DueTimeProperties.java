@@ -41,12 +41,24 @@ class DueTimeProperties {
                                                     @ForAll("versioning") BucketVersioning versioning,
                                                     @ForAll @LongRange(min = 0, max = 400L * 86400) long nowSeconds) {
         Instant now = BASE.plusSeconds(nowSeconds);
-        rules.evaluate(version, versioning, now).upcoming().ifPresent(next -> {
+        Evaluation atNow = rules.evaluate(version, versioning, now);
+        atNow.upcoming().ifPresent(next -> {
             assertThat(next.dueAt()).isAfter(now);
-            assertThat(rules.evaluate(version, versioning, next.dueAt().minusNanos(1)).due()
-                    .map(RuleMatch::dueAt).filter(d -> !d.isBefore(next.dueAt()))).isEmpty();
-            assertThat(rules.evaluate(version, versioning, next.dueAt()).due()).isPresent();
+            // Nothing falls due between now and the earliest upcoming instant: a nanosecond before it, the verdict
+            // is the one of now, and the same match is still the next to come.
+            Evaluation justBefore = rules.evaluate(version, versioning, next.dueAt().minusNanos(1));
+            assertThat(justBefore.due().map(DueTimeProperties::describe))
+                    .isEqualTo(atNow.due().map(DueTimeProperties::describe));
+            assertThat(justBefore.upcoming().map(DueTimeProperties::describe)).contains(describe(next));
+            // At the instant itself it is due (it, or a match S3 prefers that fell due with it).
+            Evaluation at = rules.evaluate(version, versioning, next.dueAt());
+            assertThat(at.due()).isPresent();
+            assertThat(at.due().get().dueAt()).isBeforeOrEqualTo(next.dueAt());
         });
+    }
+
+    private static String describe(RuleMatch match) {
+        return match.ruleId() + "/" + match.kind() + "/" + match.action() + "@" + match.dueAt();
     }
 
     @Property(tries = 1000)

@@ -64,9 +64,17 @@ class LifecycleDeleteTest {
         return client.delete(request.build());
     }
 
+    /** The outcome, and a reason that starts as given; a reason is always named, never the empty prefix. */
     private static void assertOutcome(LifecycleDeleteResponse r, LifecycleDeleteOutcome outcome, String reason) {
+        if (reason.isEmpty()) {
+            throw new IllegalArgumentException("name the reason expected; use assertDone for DONE");
+        }
         assertThat(r.getOutcome()).isEqualTo(outcome);
         assertThat(r.getReason()).startsWith(reason);
+    }
+
+    private static void assertDone(LifecycleDeleteResponse r) {
+        assertThat(r.getOutcome()).as(r.getReason()).isEqualTo(LifecycleDeleteOutcome.DONE);
     }
 
     @Nested
@@ -77,8 +85,7 @@ class LifecycleDeleteTest {
             s3.createBucket("b", false);
             s3.putObject("b", "logs/a", 10, Map.of("t", "1"), Map.of());
             var id = identityOf("b", "logs/a", null);
-            assertOutcome(send(request("b", "logs/a", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(id)),
-                    LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("b", "logs/a", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(id)));
             assertThat(s3.versions("b", "logs/a")).isEmpty();
             assertOutcome(send(request("b", "logs/a", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(id)),
                     LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_FOUND");
@@ -108,7 +115,7 @@ class LifecycleDeleteTest {
         void shouldSkipTheIdentityCheckOnlyWhenNoIdentityIsSent() {
             s3.createBucket("b", false);
             s3.putObject("b", "k", 10, Map.of(), Map.of());
-            assertOutcome(send(request("b", "k", ActionKind.EXPIRATION_DATE)), LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("b", "k", ActionKind.EXPIRATION_DATE)));
         }
 
         @Test
@@ -116,8 +123,7 @@ class LifecycleDeleteTest {
             s3.createBucket("b", false);
             s3.setVersioning("b", BucketVersioning.ENABLED);
             String v1 = s3.putObject("b", "k", 10, Map.of(), Map.of());
-            assertOutcome(send(request("b", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("b", "k", null))),
-                    LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("b", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("b", "k", null))));
             assertThat(s3.latest("b", "k").orElseThrow().deleteMarker()).isTrue();
             assertThat(s3.version("b", "k", v1)).isPresent();
         }
@@ -130,8 +136,7 @@ class LifecycleDeleteTest {
             s3.setVersioning("b", BucketVersioning.SUSPENDED);
             clock.advance(Duration.ofSeconds(1));
             s3.putObject("b", "k", 20, Map.of(), Map.of());
-            assertOutcome(send(request("b", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("b", "k", null))),
-                    LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("b", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("b", "k", null))));
             assertThat(s3.versions("b", "k")).extracting(ObjectVersionInfo::versionId).containsExactlyInAnyOrder("null", v1);
             assertThat(s3.latest("b", "k").orElseThrow().deleteMarker()).isTrue();
         }
@@ -158,9 +163,10 @@ class LifecycleDeleteTest {
             s3.putLegalHold("l", "k", v, true);
             assertOutcome(send(request("l", "k", ActionKind.NONCURRENT_DAYS).setVersionId(v)
                     .setExpectedIdentity(identityOf("l", "k", v))), LifecycleDeleteOutcome.SKIPPED_OBJECT_LOCK, "object is under");
+            assertThat(s3.version("l", "k", v)).as("the held version survived").isPresent();
             s3.putLegalHold("l", "k", v, false);
-            assertOutcome(send(request("l", "k", ActionKind.NONCURRENT_DAYS).setVersionId(v)
-                    .setExpectedIdentity(identityOf("l", "k", v))), LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("l", "k", ActionKind.NONCURRENT_DAYS).setVersionId(v)
+                    .setExpectedIdentity(identityOf("l", "k", v))));
         }
 
         @ParameterizedTest
@@ -171,9 +177,10 @@ class LifecycleDeleteTest {
             s3.putRetention("l", "k", null, mode, clock.instant().plus(Duration.ofDays(1)));
             assertOutcome(send(request("l", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("l", "k", null))),
                     LifecycleDeleteOutcome.SKIPPED_OBJECT_LOCK, "object is retained until");
+            assertThat(s3.versions("l", "k")).as("no delete marker was put on the retained version").hasSize(1)
+                    .allSatisfy(version -> assertThat(version.deleteMarker()).isFalse());
             clock.advance(Duration.ofDays(2));
-            assertOutcome(send(request("l", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("l", "k", null))),
-                    LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("l", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("l", "k", null))));
         }
     }
 
@@ -189,8 +196,8 @@ class LifecycleDeleteTest {
             String v2 = s3.putObject("b", "k", 20, Map.of(), Map.of());
             assertOutcome(send(request("b", "k", ActionKind.NONCURRENT_DAYS).setVersionId(v2)
                     .setExpectedIdentity(identityOf("b", "k", v2))), LifecycleDeleteOutcome.NOOP_RESOLVED, "VERSION_IS_LATEST");
-            assertOutcome(send(request("b", "k", ActionKind.NEWER_NONCURRENT).setVersionId(v1)
-                    .setExpectedIdentity(identityOf("b", "k", v1))), LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("b", "k", ActionKind.NEWER_NONCURRENT).setVersionId(v1)
+                    .setExpectedIdentity(identityOf("b", "k", v1))));
             assertThat(s3.versions("b", "k")).extracting(ObjectVersionInfo::versionId).containsExactly(v2);
             assertOutcome(send(request("b", "k", ActionKind.NONCURRENT_DAYS).setVersionId(v1)),
                     LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_FOUND");
@@ -222,8 +229,8 @@ class LifecycleDeleteTest {
         @Test
         void shouldRemoveAMarkerThatIsTheSoleSurvivor() {
             String marker = soleMarker();
-            assertOutcome(send(request("b", "k", ActionKind.EXPIRED_DELETE_MARKER).setVersionId(marker)
-                    .setExpectedIdentity(identityOf("b", "k", marker))), LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("b", "k", ActionKind.EXPIRED_DELETE_MARKER).setVersionId(marker)
+                    .setExpectedIdentity(identityOf("b", "k", marker))));
             assertThat(s3.versions("b", "k")).isEmpty();
             assertThat(emulator.store().lookup("/buckets/b", "k.versions")).isEmpty();
         }
@@ -277,7 +284,7 @@ class LifecycleDeleteTest {
             s3.createBucket("b", false);
             String id = s3.createUpload("b", "big");
             s3.uploadPart("b", id, 1, 10);
-            assertOutcome(send(request("b", ".uploads/" + id, ActionKind.ABORT_MPU)), LifecycleDeleteOutcome.DONE, "");
+            assertDone(send(request("b", ".uploads/" + id, ActionKind.ABORT_MPU)));
             assertThat(emulator.store().lookup("/buckets/b/.uploads", id)).isEmpty();
             assertOutcome(send(request("b", ".uploads/" + id, ActionKind.ABORT_MPU)), LifecycleDeleteOutcome.NOOP_RESOLVED,
                     "NOT_FOUND");
@@ -332,6 +339,6 @@ class LifecycleDeleteTest {
         emulator.faults().force("b", "k", LifecycleDeleteOutcome.BLOCKED, "TEST");
         assertOutcome(send(request("b", "k", ActionKind.EXPIRATION_DAYS)), LifecycleDeleteOutcome.BLOCKED, "TEST");
         emulator.faults().clearForced("b", "k");
-        assertOutcome(send(request("b", "k", ActionKind.EXPIRATION_DAYS)), LifecycleDeleteOutcome.DONE, "");
+        assertDone(send(request("b", "k", ActionKind.EXPIRATION_DAYS)));
     }
 }
