@@ -1,6 +1,7 @@
 package io.tidemark.cli;
 
 import io.tidemark.cli.campaign.CampaignCommand;
+import io.tidemark.cli.campaign.PipelineBenchCommand;
 import io.tidemark.cli.config.ConfigCommand;
 import io.tidemark.cli.dlq.DlqCommand;
 import io.tidemark.cli.emulator.EmulatorCommand;
@@ -22,6 +23,6 @@ import picocli.CommandLine.Command;
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
         subcommands = {QuickstartCommand.class, StatusCommand.class, RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
             ConfigCommand.class, PopulatorCommand.class, ReplayStreamsCommand.class,
-            ObjectProcessorCommand.class, ConductorCommand.class, BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class})
+            ObjectProcessorCommand.class, ConductorCommand.class, BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, PipelineBenchCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 }
