@@ -86,7 +86,7 @@ public final class BucketProcessorService extends ManagedService {
         producer.initTransactions();
         PageWorker pages = new PageWorker(EntryLister.of(filer), filer.bucketsDirectory(),
                 ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.calendar(), clock);
-        loop = new PageLoop(consumer, producer, topics, pages,
+        loop = new PageLoop(consumer, producer, topics, pages::page,
                 new WalkProgress(new WalkStates(zookeeper.client()), clock), metrics, settings.retryBackoffMax(),
                 clock);
         worker = new Thread(() -> {

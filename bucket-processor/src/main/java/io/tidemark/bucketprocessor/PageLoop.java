@@ -46,7 +46,7 @@ final class PageLoop {
     private final Producer<byte[], byte[]> producer;
     private final TopicRegistry topics;
     private final Deserializer<BucketTask> decoder;
-    private final PageWorker worker;
+    private final java.util.function.Function<BucketTask, PageWorker.PageResult> worker;
     private final WalkProgress progress;
     private final BucketProcessorMetrics metrics;
     private final Duration backoffMax;
@@ -54,8 +54,8 @@ final class PageLoop {
     private volatile boolean polling;
 
     PageLoop(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer, TopicRegistry topics,
-             PageWorker worker, WalkProgress progress, BucketProcessorMetrics metrics, Duration backoffMax,
-             Clock clock) {
+             java.util.function.Function<BucketTask, PageWorker.PageResult> worker, WalkProgress progress,
+             BucketProcessorMetrics metrics, Duration backoffMax, Clock clock) {
         this.consumer = consumer;
         this.producer = producer;
         this.topics = topics;
@@ -119,7 +119,7 @@ final class PageLoop {
             Instant started = clock.instant();
             PageWorker.PageResult result;
             try {
-                result = worker.page(task);
+                result = worker.apply(task);
             } catch (SeaweedCallException e) {
                 if (e.kind() != FailureKind.PERMANENT) {
                     throw e;
@@ -127,6 +127,14 @@ final class PageLoop {
                 log.error("bucket {}: the filer refused walk {} at {} ({}); the walk ends here", task.target().bucket(),
                         task.details().scanId(), task.details().marker(), e.getMessage());
                 result = new PageWorker.PageResult(new PageOutput(), java.util.Optional.empty(), "filer-refused");
+            } catch (KafkaException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // A task this code cannot walk would fail the same way on every retry and hold its partition for
+                // ever: end that walk, loudly, and go on with the others.
+                log.error("bucket {}: walk {} failed at {} and ends here: {}", task.target().bucket(),
+                        task.details().scanId(), task.details().marker(), e.toString(), e);
+                result = new PageWorker.PageResult(new PageOutput(), java.util.Optional.empty(), "failed");
             }
             send(task, result);
             done.add(new Committed(task, result, Duration.between(started, clock.instant())));
