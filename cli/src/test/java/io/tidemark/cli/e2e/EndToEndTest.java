@@ -69,6 +69,7 @@ class EndToEndTest {
                 Instant edited = Instant.now();
                 model.add(new Expectation("e2e-plain", "edit/e", true, edited.plusSeconds(6L * DAY - 8)));
                 model.addAll(versionedBucket(s3));
+                model.addAll(suspendedBucket(s3));
 
                 // Replay-streams dies (SIGKILL) with every timer pending; a new one takes over from its changelog.
                 replay.close();
@@ -158,6 +159,7 @@ class EndToEndTest {
         s3.putObject("e2e-plain", "logs/rewritten", 10, Map.of(), Map.of());
         s3.putObject("e2e-plain", "tmp/x", 10, Map.of("class", "scratch"), Map.of());
         s3.putObject("e2e-plain", "tmp/y", 10, Map.of(), Map.of());
+        s3.putObject("e2e-plain", "tmp/retagged", 10, Map.of("class", "scratch"), Map.of());
         s3.putObject("e2e-plain", "big/large", 5_000, Map.of(), Map.of());
         s3.putObject("e2e-plain", "big/small", 10, Map.of(), Map.of());
         s3.putObject("e2e-plain", "old/o1", 10, Map.of(), Map.of());
@@ -169,12 +171,15 @@ class EndToEndTest {
         Thread.sleep(4_000);
         s3.putObject("e2e-plain", "logs/rewritten", 20, Map.of(), Map.of());
         Instant rewritten = Instant.now();
+        // Re-tagged before its day is over: the scratch rule no longer selects it.
+        s3.putTags("e2e-plain", "tmp/retagged", null, Map.of("class", "keep"));
         return List.of(
                 new Expectation("e2e-plain", "logs/a", true, now.plusSeconds(2L * DAY - 2)),
                 new Expectation("e2e-plain", "logs/b", true, now.plusSeconds(2L * DAY - 2)),
                 new Expectation("e2e-plain", "logs/rewritten", true, rewritten.plusSeconds(2L * DAY - 2)),
                 new Expectation("e2e-plain", "tmp/x", true, now.plusSeconds(DAY - 2)),
                 new Expectation("e2e-plain", "tmp/y", false, null),
+                new Expectation("e2e-plain", "tmp/retagged", false, null),
                 new Expectation("e2e-plain", "big/large", true, now.plusSeconds(DAY - 2)),
                 new Expectation("e2e-plain", "big/small", false, null),
                 new Expectation("e2e-plain", "old/o1", true, now.minusSeconds(60)),
@@ -210,6 +215,26 @@ class EndToEndTest {
         // "held"'s first version ranks second among the noncurrent ones, so the rule makes it due; its legal hold
         // keeps it.
         return List.of(new Expectation("e2e-versioned", "held#" + held, false, null));
+    }
+
+    /**
+     * A bucket with versioning suspended: a write makes the key's null version, and expiring it puts a null delete
+     * marker on top (the data stays as a noncurrent version in S3's model; here the key is simply no longer current).
+     * A size bound selects which.
+     */
+    private static List<Expectation> suspendedBucket(S3Gateway s3) throws InterruptedException {
+        s3.createBucket("e2e-suspended", false);
+        s3.setVersioning("e2e-suspended", BucketVersioning.SUSPENDED);
+        s3.putLifecycle("e2e-suspended", "<LifecycleConfiguration>"
+                + rule("small", "<Filter><ObjectSizeLessThan>100</ObjectSizeLessThan></Filter>",
+                        "<Expiration><Days>1</Days></Expiration>")
+                + "</LifecycleConfiguration>");
+        Thread.sleep(500);
+        s3.putObject("e2e-suspended", "small", 10, Map.of(), Map.of());
+        s3.putObject("e2e-suspended", "large", 500, Map.of(), Map.of());
+        Instant now = Instant.now();
+        return List.of(new Expectation("e2e-suspended", "small", true, now.plusSeconds(DAY - 2)),
+                new Expectation("e2e-suspended", "large", false, null));
     }
 
     private static void conductorPass(List<String> settings) {
