@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.ObjectTask;

@@ -1,15 +1,13 @@
 package io.tidemark.cli.campaign;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.cli.objectprocessor.ExpirationTasks;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.messages.ObjectTask;
 import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.populator.PopulatorService;
 import io.tidemark.replay.ReplayStreamsService;
-import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.FilerEvent;
@@ -17,7 +15,6 @@ import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import io.tidemark.seaweed.pb.FilerProto.EventNotification;
 import io.tidemark.service.ManagedService;
-import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
@@ -33,8 +30,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -255,21 +250,7 @@ public final class PipelineBenchCommand implements Callable<Integer> {
         }
         Map<String, Instant> published = new java.util.LinkedHashMap<>();
         Instant first = Instant.now();
-        Map<String, Object> producerProperties = ObjectProcessorService.producerProperties(config);
-        producerProperties.put("linger.ms", 20);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            for (String key : keys) {
-                EntryIdentity id = LifecycleDeleteHandler.identity(s3.latest("bench-alone", key).orElseThrow().entry());
-                ObjectTask task = new ObjectTask("alone-" + key, "expire", "EXPIRATION_DAYS",
-                        new ObjectTask.Target("bench-alone", key, ""), new ObjectTask.Details(
-                        ObjectTask.ExpectedIdentity.of(id), "bench", "0000000000000000", Instant.now(), "bench", null));
-                String recordKey = ShardPartitioner.key("bench-alone", key);
-                producer.send(topics.objectTasks().record(
-                        ShardPartitioner.shardOf(recordKey, topics.objectTasks().partitions()), recordKey, task));
-            }
-            producer.flush();
-        }
+        ExpirationTasks.publish(config, topics, s3, "bench-alone", keys);
         // Measured from the first task sent, as the pipeline's figure is from the first due time.
         keys.forEach(k -> published.put("/buckets/bench-alone/" + k, first));
         return await(published, Duration.ofSeconds(120));

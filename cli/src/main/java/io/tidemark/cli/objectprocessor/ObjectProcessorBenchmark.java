@@ -6,7 +6,6 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.messages.ObjectTask;
 import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.objectprocessor.ProcessorMetrics;
 import io.tidemark.seaweed.EntryIdentity;
@@ -15,13 +14,11 @@ import io.tidemark.seaweed.client.LifecycleDeleteClient;
 import io.tidemark.seaweed.pb.S3LifecycleProto;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteRequest;
-import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,8 +27,6 @@ import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The object processor's throughput against its ceiling, and its throttle's accuracy, on an in-process Kafka and
@@ -153,7 +148,7 @@ final class ObjectProcessorBenchmark {
                     .partitions() || services.stream().anyMatch(x -> x.metrics().assignedPartitions() == 0)) {
                 Thread.sleep(10);
             }
-            publish(config, topics, s3, bucket, keys);
+            ExpirationTasks.publish(config, topics, s3, bucket, keys);
             // The steady window: from the tenth finished task to the last.
             long firstCount = Math.min(10, count - 1);
             while (done(services) < firstCount) {
@@ -170,25 +165,6 @@ final class ObjectProcessorBenchmark {
             for (ObjectProcessorService service : services) {
                 service.close();
             }
-        }
-    }
-
-    private static void publish(TidemarkConfig config, TopicRegistry topics, S3Gateway s3, String bucket,
-                                List<String> keys) {
-        Map<String, Object> producerProperties = ObjectProcessorService.producerProperties(config);
-        producerProperties.put("linger.ms", 20);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            for (String key : keys) {
-                EntryIdentity id = LifecycleDeleteHandler.identity(s3.latest(bucket, key).orElseThrow().entry());
-                ObjectTask task = new ObjectTask(bucket + "/" + key, "expire", "EXPIRATION_DAYS",
-                        new ObjectTask.Target(bucket, key, ""), new ObjectTask.Details(
-                        ObjectTask.ExpectedIdentity.of(id), "bench", "0000000000000000", Instant.now(), "bench", null));
-                String recordKey = ShardPartitioner.key(bucket, key);
-                producer.send(topics.objectTasks().record(
-                        ShardPartitioner.shardOf(recordKey, topics.objectTasks().partitions()), recordKey, task));
-            }
-            producer.flush();
         }
     }
 
