@@ -58,6 +58,10 @@ public final class PipelineBenchCommand implements Callable<Integer> {
     @Option(names = "--day-seconds", defaultValue = "10", description = "Length of a lifecycle day (default ${DEFAULT-VALUE}).")
     private int daySeconds;
 
+    @Option(names = "--fired-per-tick", defaultValue = "10000",
+            description = "replay-streams.max.fired.per.tick for the run (default ${DEFAULT-VALUE}, the setting's default).")
+    private int firedPerTick;
+
     /** When each deleted path's delete event happened (filer time), from the meta-log. */
     private final Map<String, Long> deletedAtNs = new ConcurrentHashMap<>();
 
@@ -74,13 +78,15 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                     Map.entry("lifecycle.due.policy", "exact"),
                     Map.entry("replay-streams.state.dir", Files.createTempDirectory("tidemark-bench").toString()),
                     Map.entry("replay-streams.punctuate.interval.ms", "200"),
+                    Map.entry("replay-streams.max.fired.per.tick", String.valueOf(firedPerTick)),
                     Map.entry("object-processor.deletes.per.second", "0"),
                     Map.entry("kafka.streams.commit.interval.ms", "100")));
             S3Gateway s3 = cluster.emulator().s3();
-            List<ManagedService> services = List.of(
-                    new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry()),
-                    new ReplayStreamsService(config, new SimpleMeterRegistry()),
-                    new ObjectProcessorService(config, Clock.systemUTC(), new SimpleMeterRegistry()));
+            PopulatorService populator = new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+            ReplayStreamsService replay = new ReplayStreamsService(config, new SimpleMeterRegistry());
+            ObjectProcessorService objects = new ObjectProcessorService(config, Clock.systemUTC(),
+                    new SimpleMeterRegistry());
+            List<ManagedService> services = List.of(populator, replay, objects);
             AtomicBoolean watching = new AtomicBoolean(true);
             try (FilerClient filer = FilerClient.connect(cluster.emulator().filerAddress(),
                     io.tidemark.seaweed.client.GrpcTls.PLAINTEXT, Duration.ofSeconds(30))) {
@@ -96,7 +102,10 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                         burst, rate, seconds);
 
                 Map<String, Instant> burstDue = fallDueTogether(s3, write(s3, "burst/", burst, Integer.MAX_VALUE));
+                // Where the burst stands each second, stage by stage, from the due instant on.
+                Thread progress = progress(out, burstDue.values().iterator().next(), populator, replay, objects);
                 Phase b = await(burstDue, Duration.ofSeconds(daySeconds + 120));
+                progress.interrupt();
                 report(out, "burst", b);
 
                 Map<String, Instant> steadyDue = write(s3, "steady/", rate * seconds, rate);
@@ -118,6 +127,29 @@ public final class PipelineBenchCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    private Thread progress(PrintWriter out, Instant due, PopulatorService populator, ReplayStreamsService replay,
+                            ObjectProcessorService objects) {
+        Thread t = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(1_000);
+                    out.printf(Locale.ROOT, "  t%+.0fs: populator published %d | replay armed %d, fired %d, pending %d "
+                                    + "| object processor done %d | deletes seen %d%n",
+                            Duration.between(due, Instant.now()).toMillis() / 1e3, populator.metrics().published(),
+                            replay.metrics().total("tidemark.replay.timers.armed", "expiration_days"),
+                            replay.metrics().total("tidemark.replay.timers.fired", "expiration_days"),
+                            replay.metrics().pending(), objects.metrics().finishedCount("DONE"), deletedAtNs.size());
+                    out.flush();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "bench-progress");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private Thread watchDeletes(FilerClient filer, AtomicBoolean watching) {
