@@ -450,7 +450,7 @@ final class BucketWalker {
         }
 
         private static long mtimeNs(Entry e) {
-            return e.getAttributes().getMtime() * 1_000_000_000L + e.getAttributes().getMtimeNs();
+            return EpochNanos.of(S3Entries.modTime(e));
         }
 
         /** The gateway's current version IDs: the first 16 hex digits are MaxInt64 − creation ns, so newest sorts first. */

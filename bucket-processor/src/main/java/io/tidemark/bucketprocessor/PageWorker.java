@@ -5,7 +5,6 @@ import io.tidemark.lifecycle.config.LifecycleConfigs;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.lifecycle.engine.LifecycleCalendar;
 import io.tidemark.lifecycle.engine.RuleCompiler;
-import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.ShardFunction;
@@ -42,7 +41,7 @@ final class PageWorker {
         }
     };
 
-    private record Compiled(String xml, String versioning, WalkRules rules) {
+    private record Compiled(String xml, String versioning, Optional<WalkRules> rules) {
     }
 
     PageWorker(EntryLister lister, String bucketsDirectory, ShardFunction shards, int pageSize,
@@ -60,11 +59,13 @@ final class PageWorker {
         if (entry.isEmpty()) {
             return new PageResult(new PageOutput(), Optional.empty(), "bucket-gone");
         }
-        Optional<BucketConfig> config = BucketEntryConfig.read(bucket, entry.get(), calendar);
-        if (config.isEmpty() || config.get().invalidCode() != null) {
+        Optional<String> xml = BucketEntryConfig.lifecycleXml(entry.get());
+        Optional<WalkRules> valid = xml.flatMap(document -> compiled(bucket, document,
+                BucketEntryConfig.versioning(entry.get())));
+        if (valid.isEmpty()) {
             return new PageResult(new PageOutput(), Optional.empty(), "no-valid-rules");
         }
-        WalkRules walkRules = compiled(config.get());
+        WalkRules walkRules = valid.get();
         BucketWalker.Result result = walker.walk(bucketsDirectory + "/" + bucket, bucket, task.details(), walkRules,
                 clock.instant());
         result.output().lookupCalls++;
@@ -74,19 +75,22 @@ final class PageWorker {
         return new PageResult(result.output(), next, null);
     }
 
-    private WalkRules compiled(BucketConfig config) {
-        Compiled cached = rules.get(config.bucket());
-        if (cached == null || !cached.xml().equals(config.lifecycleXml())
-                || !cached.versioning().equals(config.versioning())) {
+    /**
+     * The bucket's rules, parsed, validated and compiled only when its XML or versioning differs from the page
+     * before; empty when the XML is not a valid configuration.
+     */
+    private Optional<WalkRules> compiled(String bucket, String xml, String versioning) {
+        Compiled cached = rules.get(bucket);
+        if (cached == null || !cached.xml().equals(xml) || !cached.versioning().equals(versioning)) {
+            Optional<WalkRules> compiled;
             try {
-                cached = new Compiled(config.lifecycleXml(), config.versioning(), new WalkRules(RuleCompiler.compile(
-                        LifecycleConfigs.parseAndValidate(config.lifecycleXml()), calendar),
-                        BucketVersioning.parse(config.versioning())));
-            } catch (LifecycleConfigException e) {
-                throw new IllegalStateException("validated configuration of " + config.bucket() + " fails to compile",
-                        e);
+                compiled = Optional.of(new WalkRules(RuleCompiler.compile(LifecycleConfigs.parseAndValidate(xml),
+                        calendar), BucketVersioning.parse(versioning)));
+            } catch (LifecycleConfigException invalid) {
+                compiled = Optional.empty();
             }
-            rules.put(config.bucket(), cached);
+            cached = new Compiled(xml, versioning, compiled);
+            rules.put(bucket, cached);
         }
         return cached.rules();
     }

@@ -21,11 +21,12 @@ public final class BucketEntryConfig {
      *         with S3's error code and no rule-set hash
      */
     public static Optional<BucketConfig> read(String bucket, Entry entry, LifecycleCalendar calendar) {
-        String xml = text(entry, S3Layout.LIFECYCLE_XML);
-        if (xml == null) {
+        Optional<String> document = lifecycleXml(entry);
+        if (document.isEmpty()) {
             return Optional.empty();
         }
-        String versioning = Optional.ofNullable(text(entry, S3Layout.VERSIONING)).orElse("Off");
+        String xml = document.get();
+        String versioning = versioning(entry);
         boolean locked = S3Layout.enabled(text(entry, S3Layout.OBJECT_LOCK_ENABLED));
         try {
             var rules = RuleCompiler.compile(LifecycleConfigs.parseAndValidate(xml), calendar);
@@ -34,6 +35,16 @@ public final class BucketEntryConfig {
         } catch (LifecycleConfigException e) {
             return Optional.of(new BucketConfig(bucket, versioning, locked, xml, "", e.code().name(), e.getMessage()));
         }
+    }
+
+    /** The lifecycle XML exactly as the gateway stored it, if the bucket has one. */
+    public static Optional<String> lifecycleXml(Entry entry) {
+        return Optional.ofNullable(text(entry, S3Layout.LIFECYCLE_XML));
+    }
+
+    /** The bucket's versioning state as stored, {@code Off} when never set. */
+    public static String versioning(Entry entry) {
+        return Optional.ofNullable(text(entry, S3Layout.VERSIONING)).orElse("Off");
     }
 
     private static String text(Entry entry, String key) {

@@ -109,4 +109,26 @@ public abstract class ManagedService implements AutoCloseable {
             worker.join(2_000);
         }
     }
+
+    /**
+     * Waits until every service is ready, in order, for commands that run several in one process.
+     *
+     * @throws IllegalStateException when one fails to start or is not ready within {@code timeout}
+     */
+    public static void awaitReady(java.util.List<? extends ManagedService> services, java.time.Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ManagedService service : services) {
+            while (!service.ready()) {
+                if (service.failure() != null) {
+                    throw new IllegalStateException(service.name() + " failed to start: " + service.failure(),
+                            service.failure());
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(service.name() + " not ready within " + timeout.toSeconds() + " s");
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
 }

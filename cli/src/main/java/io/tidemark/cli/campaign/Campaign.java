@@ -76,8 +76,9 @@ final class Campaign {
         try (LocalCluster cluster = LocalCluster.builder().mode(LocalCluster.Mode.CHILD_PROCESSES)
                 .dataDir(work.resolve("cluster")).start()) {
             FilerEmulator emulator = cluster.emulator();
-            settings = settings(cluster, work);
-            TidemarkConfig config = new TidemarkConfig(settingsMap(cluster, work));
+            Map<String, String> settingsMap = settingsMap(cluster, work);
+            settings = arguments(settingsMap);
+            TidemarkConfig config = new TidemarkConfig(settingsMap);
             for (String service : SERVICES) {
                 start(service);
             }
@@ -137,9 +138,10 @@ final class Campaign {
         return s;
     }
 
-    private List<String> settings(LocalCluster cluster, Path work) {
+    /** The settings as the {@code --set} flags each service process is started with. */
+    private static List<String> arguments(Map<String, String> settings) {
         List<String> args = new ArrayList<>();
-        settingsMap(cluster, work).forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+        settings.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
         return args;
     }
 

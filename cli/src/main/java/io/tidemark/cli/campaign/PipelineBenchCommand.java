@@ -92,7 +92,8 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                     io.tidemark.seaweed.client.GrpcTls.PLAINTEXT, Duration.ofSeconds(30))) {
                 Thread watcher = watchDeletes(filer, watching);
                 services.forEach(ManagedService::start);
-                awaitReady(services);
+                // As long as it takes: a benchmark has no deadline of its own.
+                ManagedService.awaitReady(services, Duration.ofDays(1));
                 s3.createBucket("bench", false);
                 s3.putLifecycle("bench", "<LifecycleConfiguration><Rule><ID>a-day</ID><Filter><Prefix></Prefix>"
                         + "</Filter><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule>"
@@ -174,17 +175,6 @@ public final class PipelineBenchCommand implements Callable<Integer> {
         t.setDaemon(true);
         t.start();
         return t;
-    }
-
-    private static void awaitReady(List<ManagedService> services) throws InterruptedException {
-        for (ManagedService service : services) {
-            while (!service.ready()) {
-                if (service.failure() != null) {
-                    throw new IllegalStateException(service.name() + " failed", service.failure());
-                }
-                Thread.sleep(100);
-            }
-        }
     }
 
     /** Writes {@code count} objects at up to {@code perSecond}; returns each path's due instant (mtime + a day). */

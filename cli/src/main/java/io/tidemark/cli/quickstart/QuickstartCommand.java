@@ -91,7 +91,7 @@ public final class QuickstartCommand implements Callable<Integer> {
             for (ManagedService service : services) {
                 service.start();
             }
-            awaitReady(services, Duration.ofSeconds(60));
+            ManagedService.awaitReady(services, Duration.ofSeconds(60));
             DemoBucket demo = null;
             if (!noDemo) {
                 demo = new DemoBucket(cluster.emulator().s3());
@@ -132,22 +132,6 @@ public final class QuickstartCommand implements Callable<Integer> {
         settings.put("kafka.consumer.session.timeout.ms", "10000");
         settings.put("kafka.streams.commit.interval.ms", "200");
         return settings;
-    }
-
-    private static void awaitReady(List<ManagedService> services, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (ManagedService service : services) {
-            while (!service.ready()) {
-                if (service.failure() != null) {
-                    throw new IllegalStateException(service.name() + " failed to start: " + service.failure(),
-                            service.failure());
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(service.name() + " not ready within " + timeout.toSeconds() + " s");
-                }
-                Thread.sleep(100);
-            }
-        }
     }
 
     /** Prints one line of figures per refresh until stopped; the demo writes new logs every lifecycle day. */
