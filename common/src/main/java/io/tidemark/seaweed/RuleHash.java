@@ -45,6 +45,9 @@ public final class RuleHash implements Comparable<RuleHash> {
                 .signedField(0x13, rule.noncurrentDays())
                 .signedField(0x14, rule.newerNoncurrentVersions())
                 .signedField(0x15, rule.abortMultipartDays());
+        if (rule.zeroSizeFloor()) {
+            w.boolField(0x07, true);
+        }
         return new RuleHash(Arrays.copyOf(w.finish(), LENGTH));
     }
 

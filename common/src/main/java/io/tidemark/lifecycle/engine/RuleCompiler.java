@@ -63,7 +63,8 @@ public final class RuleCompiler {
                 nve == null ? 0 : nve.noncurrentDays(),
                 nve == null ? 0 : orZero(nve.newerNoncurrentVersions()),
                 rule.abortIncompleteMultipartUpload() == null ? 0
-                        : rule.abortIncompleteMultipartUpload().daysAfterInitiation());
+                        : rule.abortIncompleteMultipartUpload().daysAfterInitiation(),
+                Long.valueOf(0).equals(filter.effectiveSizeGreaterThan()));
     }
 
     private static CompiledRule compileRule(int index, LifecycleRule rule, Set<String> usedIds) {

@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A subscription to the filer meta-log that survives the stream breaking. Events arrive on gRPC's own threads
- * and wait in a buffer for {@link #poll}; the stream is asked for only as many messages as the buffer can
- * hold, and for one more each time a message has been consumed, so a slow consumer slows the stream instead of
- * filling memory. When the stream fails with a transient error, ends unasked, or stays silent past the idle
+ * and wait in a buffer for {@link #poll}. One response may carry a batch of up to
+ * {@value #MAX_EVENTS_PER_MESSAGE} events, so the stream is asked for another message only while the buffer
+ * has room for a full batch (and for one at a time when it has room for less): the buffer holds at most its
+ * size plus one batch of events, and a slow consumer slows the stream instead of filling memory. When the stream fails with a transient error, ends unasked, or stays silent past the idle
  * timeout, the subscription reconnects with capped exponential backoff and resumes from the last event it
  * delivered. The filer treats {@code since_ns} as inclusive, so the events already delivered at that timestamp
  * are counted and skipped: nothing is lost and nothing repeats, even where events share a timestamp.
@@ -39,6 +40,9 @@ public final class MetadataSubscription implements AutoCloseable {
 
     public enum State { RUNNING, COMPLETED, FAILED, CLOSED }
 
+    /** The most events a filer packs into one response (upstream's batch limit). */
+    public static final int MAX_EVENTS_PER_MESSAGE = 256;
+
     /**
      * SubscribeMetadata read into the wire view, which leaves each event notification encoded; the subscription
      * decodes it once and keeps the bytes beside it (see {@link FilerEvent}).
@@ -48,13 +52,9 @@ public final class MetadataSubscription implements AutoCloseable {
                     ProtoUtils.marshaller(SubscribeMetadataRequest.getDefaultInstance()),
                     ProtoUtils.marshaller(SubscribeMetadataResponseView.getDefaultInstance())).build();
 
-    /** One buffered event; the last event taken from a response releases flow-control credit for another. */
-    private record Buffered(FilerEvent event, ClientCallStreamObserver<?> credit) {
-    }
-
     private final SeaweedFilerGrpc.SeaweedFilerStub stub;
     private final SubscriptionOptions options;
-    private final LinkedBlockingQueue<Buffered> buffer = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<FilerEvent> buffer = new LinkedBlockingQueue<>();
     private final ScheduledExecutorService scheduler;
     private final int clientId = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
     private final AtomicInteger reconnects = new AtomicInteger();
@@ -66,6 +66,7 @@ public final class MetadataSubscription implements AutoCloseable {
 
     // Guarded by this: the resume position and the current stream.
     private ClientCallStreamObserver<SubscribeMetadataRequest> current;
+    private int outstanding; // messages requested from the current stream and not yet received
     private boolean cancelledForIdleness;
     private long resumeTsNs;
     private int seenAtResumeTs;
@@ -110,17 +111,15 @@ public final class MetadataSubscription implements AutoCloseable {
 
     /** As {@link #poll}, with the event notification also as the filer encoded it. */
     public FilerEvent pollEvent(Duration timeout) throws InterruptedException {
-        Buffered next = buffer.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        FilerEvent next = buffer.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
         if (next == null) {
             if (state == State.FAILED && buffer.isEmpty()) {
                 throw failure;
             }
             return null;
         }
-        if (next.credit() != null) {
-            next.credit().request(1);
-        }
-        return next.event();
+        grantCredit();
+        return next;
     }
 
     public State state() {
@@ -134,6 +133,11 @@ public final class MetadataSubscription implements AutoCloseable {
 
     public int reconnects() {
         return reconnects.get();
+    }
+
+    /** Events received and not yet taken by {@link #poll}. */
+    public int bufferedEvents() {
+        return buffer.size();
     }
 
     /** The timestamp of the newest event handed to the buffer. */
@@ -170,18 +174,18 @@ public final class MetadataSubscription implements AutoCloseable {
         @Override
         public void beforeStart(ClientCallStreamObserver<SubscribeMetadataRequest> requestStream) {
             call = requestStream;
-            requestStream.disableAutoRequestWithInitial(options.bufferSize());
             synchronized (MetadataSubscription.this) {
                 current = requestStream;
+                outstanding = creditFor(buffer.size());
+                requestStream.disableAutoRequestWithInitial(outstanding);
             }
         }
 
         @Override
         public void onNext(SubscribeMetadataResponseView response) {
             lastMessageNanos = System.nanoTime();
-            if (!offer(response, call)) {
-                call.request(1);
-            }
+            offer(response, call);
+            grantCredit();
         }
 
         @Override
@@ -195,8 +199,32 @@ public final class MetadataSubscription implements AutoCloseable {
         }
     }
 
+    /**
+     * Messages the stream may be asked for with {@code buffered} events waiting: as many full batches as fit in
+     * the room left, and one while there is any room at all, so the stream never stalls on a small buffer.
+     */
+    private int creditFor(int buffered) {
+        int room = options.bufferSize() - buffered;
+        return room <= 0 ? 0 : Math.max(1, room / MAX_EVENTS_PER_MESSAGE);
+    }
+
+    /** Tops the current stream's outstanding requests up to what the buffer's room allows. */
+    private synchronized void grantCredit() {
+        if (current == null || state != State.RUNNING) {
+            return;
+        }
+        int more = creditFor(buffer.size()) - outstanding;
+        if (more > 0) {
+            outstanding += more;
+            current.request(more);
+        }
+    }
+
     /** Buffers the new events of one response; returns whether any was buffered. */
     private synchronized boolean offer(SubscribeMetadataResponseView response, ClientCallStreamObserver<?> call) {
+        if (call == current && outstanding > 0) {
+            outstanding--;
+        }
         if (state != State.RUNNING) {
             return false;
         }
@@ -207,7 +235,7 @@ public final class MetadataSubscription implements AutoCloseable {
         for (SubscribeMetadataResponseView batched : response.getEventsList()) {
             if (batched.hasEventNotification() && accept(batched.getTsNs())) {
                 if (last != null) {
-                    buffer.add(new Buffered(last, null));
+                    buffer.add(last);
                 }
                 last = decode(batched);
             }
@@ -215,7 +243,7 @@ public final class MetadataSubscription implements AutoCloseable {
         if (last == null) {
             return false;
         }
-        buffer.add(new Buffered(last, call));
+        buffer.add(last);
         lastDeliveredTsNs = last.response().getTsNs();
         backoffMillis = options.initialBackoff().toMillis();
         return true;

@@ -30,6 +30,21 @@ class RuleCompilerTest {
     }
 
     @Test
+    void shouldGiveAZeroSizeFloorItsOwnHashBecauseItFiltersOutEmptyObjects() {
+        // Upstream's flat view writes an absent ObjectSizeGreaterThan as 0, but ">0" leaves out 0-byte objects:
+        // an edit between the two must change the hash, or the replay app would not re-arm the rule's timers.
+        RuleSet unset = rules(rule("a", "<Prefix>p/</Prefix>", expireDays(1)));
+        RuleSet zero = rules(rule("a", "<And><Prefix>p/</Prefix><ObjectSizeGreaterThan>0</ObjectSizeGreaterThan></And>",
+                expireDays(1)));
+        RuleSet one = rules(rule("a", "<And><Prefix>p/</Prefix><ObjectSizeGreaterThan>1</ObjectSizeGreaterThan></And>",
+                expireDays(1)));
+        assertThat(zero.rules().get(0).hash()).isNotEqualTo(unset.rules().get(0).hash())
+                .isNotEqualTo(one.rules().get(0).hash());
+        assertThat(unset.rules().get(0).hash().toHex()).isEqualTo(
+                RuleCompiler.canonical(unset.rules().get(0).source()).hash().toHex());
+    }
+
+    @Test
     void shouldTellApartIdenticalRulesWithoutIds() {
         RuleSet rs = rules(NO_ID, NO_ID.replace("Enabled", "Disabled"));
         assertThat(rs.rules().get(1).id()).isEqualTo(rs.rules().get(0).id() + "-2");

@@ -120,15 +120,24 @@ public final class LifecycleDeleteHandler {
         };
     }
 
-    /** With a version ID that version ("null": the bare object); without one, the latest in an Enabled bucket. */
+    /**
+     * With a version ID that version; without one, the latest in an Enabled bucket, else the bare object. The null
+     * version lives at the bare path when it is an object and at {@code .versions/v_null} when it is a delete marker
+     * (how {@link S3Gateway#deleteObject} stores it in a suspended bucket), so both places are looked at. Upstream's
+     * fetch looks only at the bare path; see docs/filer-emulator.md.
+     */
     private Optional<ObjectVersionInfo> fetch(String bucket, String key, String versionId, BucketVersioning versioning) {
         S3Gateway.ObjectPath p = gateway.path(bucket, key);
         if (versionId == null && versioning == BucketVersioning.ENABLED) {
             return gateway.latest(bucket, key);
         }
         if (versionId == null || versionId.equals(S3Layout.NULL_VERSION_ID)) {
-            return gateway.store().lookup(p.directory(), p.name()).filter(e -> !e.getIsDirectory())
+            Optional<ObjectVersionInfo> bare = gateway.store().lookup(p.directory(), p.name())
+                    .filter(e -> !e.getIsDirectory())
                     .map(e -> new ObjectVersionInfo(S3Layout.NULL_VERSION_ID, true, S3Gateway.isMarker(e), p.bare(), e));
+            if (bare.isPresent() || versionId == null) {
+                return bare;
+            }
         }
         return gateway.store().lookup(p.versionsDirectory(), S3Layout.versionFileName(versionId))
                 .map(e -> new ObjectVersionInfo(versionId, false, S3Gateway.isMarker(e),

@@ -187,6 +187,26 @@ class FilerGrpcTest {
     }
 
     @Test
+    void shouldBoundItsBufferByEventsWhenTheFilerBatchesThem() throws Exception {
+        int written = 3_000;
+        for (int i = 0; i < written; i++) {
+            write("/buckets/b", "o" + i);
+        }
+        int bufferSize = 16;
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0)
+                .withBufferSize(bufferSize))) {
+            // Nobody polls: the history arrives in batches of up to 256 events until the buffer is full.
+            await().atMost(Duration.ofSeconds(10)).until(() -> s.bufferedEvents() >= bufferSize);
+            Thread.sleep(500);
+            assertThat(s.bufferedEvents()).isLessThanOrEqualTo(bufferSize + MetadataSubscription.MAX_EVENTS_PER_MESSAGE);
+            List<SubscribeMetadataResponse> got = take(s, written + 1);
+            assertThat(got).hasSize(written + 1);
+            assertThat(got.stream().map(FilerGrpcTest::name).skip(1).toList())
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, written).mapToObj(i -> "o" + i).toList());
+        }
+    }
+
+    @Test
     void shouldResumeWithoutLossOrRepeatWhenTheFilerDropsTheStream() throws Exception {
         try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0)
                 .withBackoff(Duration.ofMillis(20), Duration.ofMillis(200)))) {

@@ -251,6 +251,36 @@ class LifecycleDeleteTest {
         }
 
         @Test
+        void shouldRemoveANullMarkerThatIsTheSoleSurvivorOfASuspendedBucket() {
+            s3.createBucket("b", false);
+            s3.setVersioning("b", BucketVersioning.SUSPENDED);
+            s3.putObject("b", "k", 10, Map.of(), Map.of());
+            clock.advance(Duration.ofSeconds(1));
+            // The null version goes and a null marker takes its place, stored at .versions/v_null.
+            assertThat(s3.deleteObject("b", "k")).isEqualTo("null");
+            assertThat(emulator.store().lookup("/buckets/b/k.versions", "v_null")).isPresent();
+            assertDone(send(request("b", "k", ActionKind.EXPIRED_DELETE_MARKER).setVersionId("null")
+                    .setExpectedIdentity(identityOf("b", "k", "null"))));
+            assertThat(s3.versions("b", "k")).isEmpty();
+        }
+
+        @Test
+        void shouldExpireANoncurrentNullMarker() {
+            s3.createBucket("b", false);
+            s3.setVersioning("b", BucketVersioning.SUSPENDED);
+            s3.putObject("b", "k", 10, Map.of(), Map.of());
+            clock.advance(Duration.ofSeconds(1));
+            s3.deleteObject("b", "k");
+            s3.setVersioning("b", BucketVersioning.ENABLED);
+            clock.advance(Duration.ofSeconds(1));
+            String v2 = s3.putObject("b", "k", 20, Map.of(), Map.of());
+            // Decided on the marker as it is once noncurrent (the demotion stamps it).
+            assertDone(send(request("b", "k", ActionKind.NONCURRENT_DAYS).setVersionId("null")
+                    .setExpectedIdentity(identityOf("b", "k", "null"))));
+            assertThat(s3.versions("b", "k")).extracting(ObjectVersionInfo::versionId).containsExactly(v2);
+        }
+
+        @Test
         void shouldLeaveAMarkerWhileANullVersionExists() {
             String marker = soleMarker();
             // An object written directly at the bare path: a null version beside the marker.
