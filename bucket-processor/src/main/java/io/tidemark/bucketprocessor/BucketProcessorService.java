@@ -85,7 +85,7 @@ public final class BucketProcessorService extends ManagedService {
         bindings.add(Metrics.bind(meters, producer));
         producer.initTransactions();
         PageWorker pages = new PageWorker(EntryLister.of(filer), filer.bucketsDirectory(),
-                ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.calendar(), clock);
+                ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.ruleReader(), clock);
         loop = new PageLoop(consumer, producer, topics, pages::page,
                 new WalkProgress(new WalkStates(zookeeper.client()), clock), metrics, settings.retryBackoffMax(),
                 clock);

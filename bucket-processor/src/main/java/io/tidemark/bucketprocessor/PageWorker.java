@@ -1,10 +1,8 @@
 package io.tidemark.bucketprocessor;
 
 import io.tidemark.lifecycle.config.LifecycleConfigException;
-import io.tidemark.lifecycle.config.LifecycleConfigs;
 import io.tidemark.lifecycle.engine.BucketVersioning;
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
-import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.ShardFunction;
@@ -32,7 +30,7 @@ final class PageWorker {
     private final EntryLister lister;
     private final String bucketsDirectory;
     private final BucketWalker walker;
-    private final LifecycleCalendar calendar;
+    private final RuleReader reader;
     private final Clock clock;
     private final Map<String, Compiled> rules = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
@@ -45,11 +43,11 @@ final class PageWorker {
     }
 
     PageWorker(EntryLister lister, String bucketsDirectory, ShardFunction shards, int pageSize,
-               LifecycleCalendar calendar, Clock clock) {
+               RuleReader reader, Clock clock) {
         this.lister = lister;
         this.bucketsDirectory = bucketsDirectory;
         this.walker = new BucketWalker(lister, shards, pageSize);
-        this.calendar = calendar;
+        this.reader = reader;
         this.clock = clock;
     }
 
@@ -84,8 +82,7 @@ final class PageWorker {
         if (cached == null || !cached.xml().equals(xml) || !cached.versioning().equals(versioning)) {
             Optional<WalkRules> compiled;
             try {
-                compiled = Optional.of(new WalkRules(RuleCompiler.compile(LifecycleConfigs.parseAndValidate(xml),
-                        calendar), BucketVersioning.parse(versioning)));
+                compiled = Optional.of(new WalkRules(reader.read(xml), BucketVersioning.parse(versioning)));
             } catch (LifecycleConfigException invalid) {
                 compiled = Optional.empty();
             }

@@ -1,6 +1,6 @@
 package io.tidemark.bucketprocessor;
 
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
@@ -21,9 +21,9 @@ public final class WholeWalk {
     }
 
     public static Totals run(FilerClient filer, String bucketsDirectory, String bucket, BucketTask.Mode mode,
-                             int shardBits, int pageSize, LifecycleCalendar calendar, Clock clock) {
+                             int shardBits, int pageSize, RuleReader reader, Clock clock) {
         PageWorker worker = new PageWorker(EntryLister.of(filer), bucketsDirectory, ShardFunction.withBits(shardBits),
-                pageSize, calendar, clock);
+                pageSize, reader, clock);
         BucketTask task = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
                 new BucketTask.Details("bench-" + clock.millis(), mode, "", null));
         long pages = 0;

@@ -2,6 +2,7 @@ package io.tidemark.bucketprocessor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.messages.BucketTask.Mode;
 import io.tidemark.messages.ObjectTask;
@@ -116,6 +117,26 @@ class BucketWalkerTest {
         // Newest first: versions 4 (latest), 3 and 2 (ranks 0, 1: kept), 1 and 0 (ranks 2, 3: due).
         assertThat(tasks).extracting(t -> t.target().versionId()).containsExactly(versions.get(1), versions.get(0));
         assertThat(tasks).allSatisfy(t -> assertThat(t.kind()).isEqualTo("NONCURRENT_DAYS"));
+    }
+
+    @Test
+    void shouldDeleteByRankAloneAKeepCountWithoutDaysOnlyInTheSeaweedfsValidationMode() {
+        // SeaweedFS's gateway stores such a rule; S3 would have refused it.
+        bucket("b", BucketVersioning.ENABLED, rules(rule("keep2", "",
+                "<NoncurrentVersionExpiration><NewerNoncurrentVersions>2</NewerNoncurrentVersions>"
+                        + "</NoncurrentVersionExpiration>")));
+        List<String> versions = IntStream.range(0, 5).mapToObj(i -> {
+            f.clock.advance(Duration.ofMinutes(1));
+            return f.s3.putObject("b", "k", i, Map.of(), Map.of());
+        }).toList();
+
+        assertThat(f.walk("b", Mode.steady, 1000).tasks()).as("aws mode: the rules are invalid, so none apply")
+                .isEmpty();
+
+        f.mode = ValidationMode.SEAWEEDFS;
+        List<ObjectTask> tasks = f.walk("b", Mode.steady, 1000).tasks();
+        assertThat(tasks).extracting(t -> t.target().versionId()).containsExactly(versions.get(1), versions.get(0));
+        assertThat(tasks).allSatisfy(t -> assertThat(t.kind()).isEqualTo("NEWER_NONCURRENT"));
     }
 
     @Test

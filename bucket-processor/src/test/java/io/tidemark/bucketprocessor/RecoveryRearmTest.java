@@ -93,7 +93,7 @@ class RecoveryRearmTest {
 
     private BucketConfig config(String bucket) {
         return BucketEntryConfig.read(bucket, f.emulator.store().lookup("/buckets", bucket).orElseThrow(),
-                config.calendar()).orElseThrow();
+                config.ruleReader()).orElseThrow();
     }
 
     private void recoveryWalk(TestInputTopic<String, MetaLogRecord> rearm) {

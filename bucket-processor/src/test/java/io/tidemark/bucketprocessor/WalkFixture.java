@@ -4,7 +4,9 @@ import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.emulator.MutableClock;
 import io.tidemark.emulator.s3.S3Gateway;
+import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
@@ -49,9 +51,11 @@ final class WalkFixture implements AutoCloseable {
 
     /** Exact due times; a day lasts a day unless a test shortens it. */
     LifecycleCalendar calendar = LifecycleCalendar.of(io.tidemark.lifecycle.engine.DuePolicy.EXACT, Duration.ofDays(1));
+    ValidationMode mode = ValidationMode.AWS;
 
     PageWorker worker(int pageSize) {
-        return new PageWorker(lister, "/buckets", ShardFunction.withBits(2), pageSize, calendar, clock);
+        return new PageWorker(lister, "/buckets", ShardFunction.withBits(2), pageSize,
+                new RuleReader(mode, calendar), clock);
     }
 
     Walk walk(String bucket, BucketTask.Mode mode, int pageSize) {

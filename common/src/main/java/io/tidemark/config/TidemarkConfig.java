@@ -1,7 +1,9 @@
 package io.tidemark.config;
 
+import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.DuePolicy;
 import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.seaweed.client.GrpcTls;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,6 +49,7 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String SHARD_BITS = "shard.bits";
     public static final String LIFECYCLE_DAY_SECONDS = "lifecycle.day.seconds";
     public static final String LIFECYCLE_DUE_POLICY = "lifecycle.due.policy";
+    public static final String LIFECYCLE_VALIDATION_MODE = "lifecycle.validation.mode";
     public static final String MANAGEMENT_HOST = "management.host";
     public static final String MANAGEMENT_PORT = "management.port";
     public static final String SHUTDOWN_TIMEOUT_MS = "shutdown.timeout.ms";
@@ -140,6 +143,11 @@ public class TidemarkConfig extends AbstractConfig {
                         "Length of a lifecycle day in seconds; tests shrink it.")
                 .define(LIFECYCLE_DUE_POLICY, Type.STRING, "aws", ValidString.in("aws", "exact"), Importance.MEDIUM,
                         "aws: due times rounded up to the next day boundary (00:00 UTC); exact: no rounding.")
+                .define(LIFECYCLE_VALIDATION_MODE, Type.STRING, "aws", ValidString.in("aws", "seaweedfs"),
+                        Importance.MEDIUM, "aws: lifecycle configurations are checked as S3 checks them; seaweedfs: "
+                                + "also accepts what SeaweedFS's gateway accepts (NewerNoncurrentVersions without "
+                                + "NoncurrentDays), so buckets with such a rule keep their rules. Every service must "
+                                + "use the same mode.")
                 .define(MANAGEMENT_HOST, Type.STRING, "0.0.0.0", Importance.LOW,
                         "Address of the management HTTP endpoint (/metrics, /healthz, /readyz).")
                 .define(MANAGEMENT_PORT, Type.INT, 8080, Range.between(0, 65535), Importance.MEDIUM,
@@ -261,6 +269,11 @@ public class TidemarkConfig extends AbstractConfig {
     public LifecycleCalendar calendar() {
         return LifecycleCalendar.of(DuePolicy.parse(getString(LIFECYCLE_DUE_POLICY)),
                 Duration.ofSeconds(getLong(LIFECYCLE_DAY_SECONDS)));
+    }
+
+    /** How every service reads a bucket's lifecycle XML: the validation mode and the calendar. */
+    public RuleReader ruleReader() {
+        return new RuleReader(ValidationMode.parse(getString(LIFECYCLE_VALIDATION_MODE)), calendar());
     }
 
     public GrpcTls grpcTls() {

@@ -2,9 +2,7 @@ package io.tidemark.seaweed;
 
 import com.google.protobuf.ByteString;
 import io.tidemark.lifecycle.config.LifecycleConfigException;
-import io.tidemark.lifecycle.config.LifecycleConfigs;
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
-import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.util.HexFormat;
@@ -20,7 +18,7 @@ public final class BucketEntryConfig {
      * @return the configuration, or empty when the entry holds no lifecycle XML; invalid XML gives a configuration
      *         with S3's error code and no rule-set hash
      */
-    public static Optional<BucketConfig> read(String bucket, Entry entry, LifecycleCalendar calendar) {
+    public static Optional<BucketConfig> read(String bucket, Entry entry, RuleReader reader) {
         Optional<String> document = lifecycleXml(entry);
         if (document.isEmpty()) {
             return Optional.empty();
@@ -29,7 +27,7 @@ public final class BucketEntryConfig {
         String versioning = versioning(entry);
         boolean locked = S3Layout.enabled(text(entry, S3Layout.OBJECT_LOCK_ENABLED));
         try {
-            var rules = RuleCompiler.compile(LifecycleConfigs.parseAndValidate(xml), calendar);
+            var rules = reader.read(xml);
             String hash = HexFormat.of().formatHex(rules.replayContentHash(bucket));
             return Optional.of(new BucketConfig(bucket, versioning, locked, xml, hash, null, null));
         } catch (LifecycleConfigException e) {

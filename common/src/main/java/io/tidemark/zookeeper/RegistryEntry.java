@@ -1,9 +1,7 @@
 package io.tidemark.zookeeper;
 
 import io.tidemark.lifecycle.config.LifecycleConfigException;
-import io.tidemark.lifecycle.config.LifecycleConfigs;
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
-import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 
 /**
@@ -21,9 +19,10 @@ public record RegistryEntry(String ruleSetHash, String versioning, boolean objec
         this(ruleSetHash, versioning, objectLock, invalidCode, null);
     }
 
-    public static RegistryEntry of(BucketConfig config) {
+    /** The registry's view of a bucket's configuration, its rules read the way the services read them. */
+    public static RegistryEntry of(BucketConfig config, RuleReader reader) {
         return new RegistryEntry(config.ruleSetHash(), config.versioning(), config.objectLock(), config.invalidCode(),
-                config.invalidCode() == null && needsWalks(config));
+                config.invalidCode() == null && needsWalks(config, reader));
     }
 
     /** Whether the conductor should seed steady walks of this bucket. */
@@ -31,14 +30,12 @@ public record RegistryEntry(String ruleSetHash, String versioning, boolean objec
         return invalidCode == null && (walked == null || walked);
     }
 
-    private static boolean needsWalks(BucketConfig config) {
+    private static boolean needsWalks(BucketConfig config, RuleReader reader) {
         if (config.lifecycleXml() == null) {
             return false;
         }
         try {
-            // Which kinds a rule has does not depend on the length of a day.
-            return RuleCompiler.compile(LifecycleConfigs.parseAndValidate(config.lifecycleXml()),
-                    LifecycleCalendar.aws()).needsWalks();
+            return reader.read(config.lifecycleXml()).needsWalks();
         } catch (LifecycleConfigException | RuntimeException e) {
             return false;
         }

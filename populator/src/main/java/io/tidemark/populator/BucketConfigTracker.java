@@ -1,6 +1,6 @@
 package io.tidemark.populator;
 
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
@@ -23,11 +23,11 @@ public final class BucketConfigTracker {
 
     private static final Logger log = LoggerFactory.getLogger(BucketConfigTracker.class);
 
-    private final LifecycleCalendar calendar;
+    private final RuleReader rules;
     private final Map<String, BucketConfig> known = new HashMap<>();
 
-    public BucketConfigTracker(LifecycleCalendar calendar) {
-        this.calendar = calendar;
+    public BucketConfigTracker(RuleReader rules) {
+        this.rules = rules;
     }
 
     /** Seeds the last known state, e.g. from the compacted bucket-configs topic after a restart. */
@@ -79,6 +79,6 @@ public final class BucketConfigTracker {
 
     /** The configuration an entry describes, or {@code null} when it has no lifecycle XML. */
     BucketConfig configOf(String bucket, Entry entry) {
-        return BucketEntryConfig.read(bucket, entry, calendar).orElse(null);
+        return BucketEntryConfig.read(bucket, entry, rules).orElse(null);
     }
 }

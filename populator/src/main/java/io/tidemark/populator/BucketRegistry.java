@@ -1,6 +1,8 @@
 package io.tidemark.populator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidemark.lifecycle.engine.RuleReader;
+import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.RegistryEntry;
@@ -21,10 +23,17 @@ public final class BucketRegistry {
 
     private final CuratorFramework client;
     private final LifecycleBuckets reader;
+    private final RuleReader rules;
 
-    public BucketRegistry(CuratorFramework client) {
+    public BucketRegistry(CuratorFramework client, RuleReader rules) {
         this.client = client;
         this.reader = new LifecycleBuckets(client);
+        this.rules = rules;
+    }
+
+    /** The node a bucket's configuration should have. */
+    public RegistryEntry entryFor(BucketConfig config) {
+        return RegistryEntry.of(config, rules);
     }
 
     public void apply(BucketConfigChange change) throws Exception {
@@ -37,7 +46,7 @@ public final class BucketRegistry {
             }
             return;
         }
-        byte[] value = JSON.writeValueAsBytes(RegistryEntry.of(change.config()));
+        byte[] value = JSON.writeValueAsBytes(entryFor(change.config()));
         try {
             client.create().creatingParentsIfNeeded().forPath(path, value);
         } catch (KeeperException.NodeExistsException exists) {

@@ -1,6 +1,6 @@
 package io.tidemark.populator;
 
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
@@ -12,7 +12,6 @@ import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
-import io.tidemark.zookeeper.RegistryEntry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,20 +47,20 @@ public final class MetaLogTailer {
     private final BucketRegistry registry;
     private final Supplier<TransactionalPublisher> publishers;
     private final Supplier<CommittedState> committedState;
-    private final LifecycleCalendar calendar;
+    private final RuleReader rules;
     private final ShardFunction shards;
     private final Clock clock;
     private final PopulatorMetrics metrics;
 
     public MetaLogTailer(TailerSettings settings, FilerClient filer, BucketRegistry registry,
                          Supplier<TransactionalPublisher> publishers, Supplier<CommittedState> committedState,
-                         LifecycleCalendar calendar, ShardFunction shards, Clock clock, PopulatorMetrics metrics) {
+                         RuleReader rules, ShardFunction shards, Clock clock, PopulatorMetrics metrics) {
         this.settings = settings;
         this.filer = filer;
         this.registry = registry;
         this.publishers = publishers;
         this.committedState = committedState;
-        this.calendar = calendar;
+        this.rules = rules;
         this.shards = shards;
         this.clock = clock;
         this.metrics = metrics;
@@ -77,7 +76,7 @@ public final class MetaLogTailer {
             log.info("term started: earlier producers fenced in {} ms, committed state read in {} ms",
                     (fenced - began) / 1_000_000, (System.nanoTime() - fenced) / 1_000_000);
             String bucketsDirectory = filer.bucketsDirectory();
-            BucketConfigTracker tracker = new BucketConfigTracker(calendar);
+            BucketConfigTracker tracker = new BucketConfigTracker(rules);
             committed.configs().values().forEach(tracker::remember);
             Term term = new Term(publisher, tracker, bucketsDirectory, leading);
             reconcileRegistry(tracker);
@@ -118,7 +117,7 @@ public final class MetaLogTailer {
         }
         for (String bucket : tracker.buckets()) {
             var config = tracker.current(bucket).orElseThrow();
-            if (!registry.read(bucket).equals(Optional.of(RegistryEntry.of(config)))) {
+            if (!registry.read(bucket).equals(Optional.of(registry.entryFor(config)))) {
                 registry.apply(new BucketConfigChange(bucket, config, false));
             }
         }

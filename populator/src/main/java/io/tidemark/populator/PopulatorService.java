@@ -158,7 +158,8 @@ public final class PopulatorService extends ManagedService {
         };
         Supplier<CommittedState> state = () -> CommittedState.read(config.consumerProperties(), topics,
                 settings.kafkaTimeout());
-        return new MetaLogTailer(settings, filer, new BucketRegistry(zookeeper), publishers, state, config.calendar(),
+        return new MetaLogTailer(settings, filer, new BucketRegistry(zookeeper, config.ruleReader()), publishers, state,
+                config.ruleReader(),
                 ShardFunction.withBits(config.shardBits()), clock, metrics);
     }
 

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.emulator.s3.S3Gateway;
+import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.zookeeper.RegistryEntry;
 import java.time.Clock;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,7 +22,7 @@ class BucketConfigTrackerTest {
 
     private final FilerStore store = FilerStore.inMemory(Clock.systemUTC(), 1);
     private final S3Gateway s3 = new S3Gateway(store, "/buckets");
-    private final BucketConfigTracker tracker = new BucketConfigTracker(LifecycleCalendar.aws());
+    private final BucketConfigTracker tracker = new BucketConfigTracker(RuleReader.aws());
 
     @BeforeEach
     void bucket() {
@@ -45,6 +48,24 @@ class BucketConfigTrackerTest {
         assertThat(change.config().ruleSetHash()).hasSize(64).isNotEqualTo("0".repeat(64));
         assertThat(change.config().versioning()).isEqualTo("Off");
         assertThat(observe()).as("the same entry again changes nothing").isEmpty();
+    }
+
+    @Test
+    void shouldKeepTheRulesOfABucketWithAKeepCountWithoutDaysOnlyInTheSeaweedfsMode() {
+        String keepOnly = "<LifecycleConfiguration><Rule><ID>k</ID><Filter/><Status>Enabled</Status>"
+                + "<NoncurrentVersionExpiration><NewerNoncurrentVersions>3</NewerNoncurrentVersions>"
+                + "</NoncurrentVersionExpiration></Rule></LifecycleConfiguration>";
+        s3.putLifecycle("b", keepOnly);
+        Entry entry = store.lookup("/buckets", "b").orElseThrow();
+
+        var aws = tracker.apply("b", entry).orElseThrow().config();
+        assertThat(aws.invalidCode()).isEqualTo("MalformedXML");
+        assertThat(RegistryEntry.of(aws, RuleReader.aws()).walkable()).isFalse();
+
+        RuleReader seaweedfs = new RuleReader(ValidationMode.SEAWEEDFS, LifecycleCalendar.aws());
+        var accepted = new BucketConfigTracker(seaweedfs).apply("b", entry).orElseThrow().config();
+        assertThat(accepted.invalidCode()).isNull();
+        assertThat(RegistryEntry.of(accepted, seaweedfs).walkable()).as("a rank rule needs walks").isTrue();
     }
 
     @Test
@@ -90,7 +111,7 @@ class BucketConfigTrackerTest {
     void shouldNotWalkAgainAfterARestartThatRemembersTheSameRules() {
         s3.putLifecycle("b", THIRTY_DAYS);
         var config = observe().orElseThrow().config();
-        BucketConfigTracker restarted = new BucketConfigTracker(LifecycleCalendar.aws());
+        BucketConfigTracker restarted = new BucketConfigTracker(RuleReader.aws());
         restarted.remember(config);
         assertThat(restarted.apply("b", store.lookup("/buckets", "b").orElseThrow())).isEmpty();
     }

@@ -1,5 +1,6 @@
 package io.tidemark.populator;
 
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.zookeeper.RegistryEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +44,7 @@ class BucketRegistryTest {
 
     @Test
     void shouldRegisterUpdateAndRemoveABucketIdempotently() throws Exception {
-        BucketRegistry registry = new BucketRegistry(zk.client());
+        BucketRegistry registry = new BucketRegistry(zk.client(), RuleReader.aws());
         registry.apply(change("photos", "aa", null));
         registry.apply(change("photos", "aa", null));
         assertThat(registry.read("photos")).contains(new RegistryEntry("aa", "Enabled", false, null, false));
@@ -59,7 +60,7 @@ class BucketRegistryTest {
 
     @Test
     void shouldRecordAnInvalidConfigurationWithItsErrorCode() throws Exception {
-        BucketRegistry registry = new BucketRegistry(zk.client());
+        BucketRegistry registry = new BucketRegistry(zk.client(), RuleReader.aws());
         registry.apply(change("broken", "", "MalformedXML"));
         assertThat(registry.read("broken").orElseThrow().invalidCode()).isEqualTo("MalformedXML");
     }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.localcluster.EmbeddedZooKeeper;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
@@ -59,7 +60,7 @@ class MetaLogTailerTest {
     private final FilerClient filer = FilerClient.connect(emulator.filerAddress(), config.grpcTls(), Duration.ofSeconds(5));
     private final MockProducer<byte[], byte[]> producer = new MockProducer<>(cluster(), true, new ShardPartitioner(),
             new ByteArraySerializer(), new ByteArraySerializer());
-    private final BucketRegistry registry = new BucketRegistry(zookeeper.client());
+    private final BucketRegistry registry = new BucketRegistry(zookeeper.client(), RuleReader.aws());
 
     @BeforeAll
     static void startZooKeeper() throws Exception {
@@ -93,7 +94,7 @@ class MetaLogTailerTest {
     private MetaLogTailer tailer(CommittedState state) {
         producer.initTransactions();
         return new MetaLogTailer(TailerSettings.from(config), filer, registry,
-                () -> new TransactionalPublisher(producer, topics), () -> state, config.calendar(),
+                () -> new TransactionalPublisher(producer, topics), () -> state, config.ruleReader(),
                 ShardFunction.withBits(2), Clock.systemUTC(), new PopulatorMetrics(new SimpleMeterRegistry(),
                 Clock.systemUTC()));
     }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.messages.PopulatorCheckpoint;
@@ -93,7 +94,7 @@ final class PopulatorFixture implements AutoCloseable {
     }
 
     BucketRegistry registry() {
-        return new BucketRegistry(zookeeper.client());
+        return new BucketRegistry(zookeeper.client(), RuleReader.aws());
     }
 
     /** The committed checkpoint; empty also while no populator has created the topics yet. */

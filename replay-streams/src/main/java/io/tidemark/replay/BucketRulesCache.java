@@ -1,10 +1,8 @@
 package io.tidemark.replay;
 
 import io.tidemark.lifecycle.config.LifecycleConfigException;
-import io.tidemark.lifecycle.config.LifecycleConfigs;
 import io.tidemark.lifecycle.engine.BucketVersioning;
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
-import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.replay.TimerPlanner.BucketRules;
 import java.util.LinkedHashMap;
@@ -24,7 +22,7 @@ final class BucketRulesCache {
     private static final Logger log = LoggerFactory.getLogger(BucketRulesCache.class);
     private static final int CAPACITY = 1_024;
 
-    private final LifecycleCalendar calendar;
+    private final RuleReader reader;
     private record Compiled(BucketConfig source, Optional<BucketRules> rules) {
     }
 
@@ -35,8 +33,8 @@ final class BucketRulesCache {
         }
     };
 
-    BucketRulesCache(LifecycleCalendar calendar) {
-        this.calendar = calendar;
+    BucketRulesCache(RuleReader reader) {
+        this.reader = reader;
     }
 
     Optional<BucketRules> rules(BucketConfig config) {
@@ -53,8 +51,8 @@ final class BucketRulesCache {
 
     private Optional<BucketRules> compile(BucketConfig config) {
         try {
-            return Optional.of(new BucketRules(RuleCompiler.compile(LifecycleConfigs.parseAndValidate(
-                    config.lifecycleXml()), calendar), BucketVersioning.parse(config.versioning())));
+            return Optional.of(new BucketRules(reader.read(config.lifecycleXml()),
+                    BucketVersioning.parse(config.versioning())));
         } catch (LifecycleConfigException | RuntimeException e) {
             log.warn("bucket {}: its lifecycle configuration does not compile here, treated as none: {}",
                     config.bucket(), e.getMessage());

@@ -40,7 +40,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
 
     ReplayProcessor(ReplayTopology.Params params) {
         this.params = params;
-        this.rules = new BucketRulesCache(params.calendar());
+        this.rules = new BucketRulesCache(params.rules());
     }
 
     @Override

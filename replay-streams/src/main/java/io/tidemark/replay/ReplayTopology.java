@@ -1,7 +1,7 @@
 package io.tidemark.replay;
 
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.topics.JsonSerde;
 import io.tidemark.topics.ShardPartitioner;
@@ -35,11 +35,11 @@ public final class ReplayTopology {
     static final String BUCKET_CONFIGS_STORE = "bucket-configs";
 
     /** What the topology needs from the settings, and the meters it reports to. */
-    public record Params(TopicRegistry topics, LifecycleCalendar calendar, Duration punctuateInterval, int maxPerTick,
+    public record Params(TopicRegistry topics, RuleReader rules, Duration punctuateInterval, int maxPerTick,
                          ReplayMetrics metrics) {
 
         public static Params from(TidemarkConfig config, ReplayMetrics metrics) {
-            return new Params(TopicRegistry.from(config), config.calendar(),
+            return new Params(TopicRegistry.from(config), config.ruleReader(),
                     config.millis(TidemarkConfig.REPLAY_PUNCTUATE_INTERVAL_MS),
                     config.getInt(TidemarkConfig.REPLAY_MAX_FIRED_PER_TICK), metrics);
         }

@@ -1,8 +1,10 @@
 package io.tidemark.cli.rules;
 
 import io.tidemark.cli.ExitCodes;
+import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.DuePolicy;
 import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,18 +38,24 @@ public final class EvalCommand implements Callable<Integer> {
             description = "The length of a lifecycle day as an ISO-8601 duration (default P1D).")
     private Duration dayLength;
 
+    @Option(names = "--validation-mode", paramLabel = "aws|seaweedfs", defaultValue = "aws",
+            description = "aws: configurations checked as S3 checks them (default); seaweedfs: also what SeaweedFS's "
+                    + "gateway accepts (NewerNoncurrentVersions without NoncurrentDays).")
+    private String validationMode;
+
     @Override
     public Integer call() {
-        LifecycleCalendar calendar;
+        RuleReader rules;
         try {
-            calendar = LifecycleCalendar.of(DuePolicy.parse(duePolicy), dayLength);
+            rules = new RuleReader(ValidationMode.parse(validationMode),
+                    LifecycleCalendar.of(DuePolicy.parse(duePolicy), dayLength));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return ExitCodes.USAGE;
         }
         VectorRunner.Summary summary;
         try (BufferedReader reader = Files.newBufferedReader(vectors, StandardCharsets.UTF_8)) {
-            summary = new VectorRunner(calendar).run(reader, spec.commandLine().getOut());
+            summary = new VectorRunner(rules).run(reader, spec.commandLine().getOut());
         } catch (IOException e) {
             spec.commandLine().getErr().println("error: cannot read " + vectors + ": " + e);
             return ExitCodes.FAILURE;

@@ -8,10 +8,9 @@ import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.lifecycle.config.LifecycleConfigs;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.lifecycle.engine.Evaluation;
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
 import io.tidemark.lifecycle.engine.MultipartUpload;
 import io.tidemark.lifecycle.engine.ObjectVersion;
-import io.tidemark.lifecycle.engine.RuleCompiler;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.lifecycle.engine.RuleSet;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -29,10 +28,10 @@ public final class VectorRunner {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final LifecycleCalendar calendar;
+    private final RuleReader reader;
 
-    public VectorRunner(LifecycleCalendar calendar) {
-        this.calendar = calendar;
+    public VectorRunner(RuleReader reader) {
+        this.reader = reader;
     }
 
     /** The outcome of one vector. {@code passed} is {@code null} when the vector carries no expectation. */
@@ -104,7 +103,7 @@ public final class VectorRunner {
     private Outcome evaluate(String id, VectorFields vector) {
         RuleSet rules;
         try {
-            rules = RuleCompiler.compile(LifecycleConfigs.parseAndValidate(vector.text("config_xml")), calendar);
+            rules = reader.read(vector.text("config_xml"));
         } catch (LifecycleConfigException e) {
             throw new VectorFormatException("config_xml is not a valid lifecycle configuration: " + e.describe());
         }
@@ -126,9 +125,9 @@ public final class VectorRunner {
         return new Outcome(result, expectation(vector).map(e -> e.matchesEvaluation(action, ruleId)).orElse(null));
     }
 
-    private static String errorCode(String document) {
+    private String errorCode(String document) {
         try {
-            LifecycleConfigs.parseAndValidate(document);
+            LifecycleConfigs.parseAndValidate(document, reader.mode());
             return null;
         } catch (LifecycleConfigException e) {
             return e.code().name();

@@ -4,8 +4,10 @@ import io.tidemark.bucketprocessor.WholeWalk;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.emulator.MutableClock;
+import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.DuePolicy;
 import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.GrpcTls;
@@ -79,14 +81,14 @@ public final class BucketProcessorBenchCommand implements Callable<Integer> {
                     pageSize, rounds);
             try (FilerClient filer = FilerClient.connect(emulator.filerAddress(), GrpcTls.PLAINTEXT,
                     Duration.ofSeconds(60))) {
-                LifecycleCalendar calendar = LifecycleCalendar.of(DuePolicy.AWS, Duration.ofDays(1));
+                RuleReader rules = new RuleReader(ValidationMode.AWS, LifecycleCalendar.of(DuePolicy.AWS, Duration.ofDays(1)));
                 java.util.List<Double> ratios = new java.util.ArrayList<>();
                 for (int round = 0; round <= rounds; round++) {
                     long t0 = System.nanoTime();
                     RawTotals raw = rawWalk(filer, "/buckets/bench", 1024);
                     long t1 = System.nanoTime();
                     WholeWalk.Totals walk = WholeWalk.run(filer, "/buckets", "bench", BucketTask.Mode.steady, 4,
-                            pageSize, calendar, clock);
+                            pageSize, rules, clock);
                     long t2 = System.nanoTime();
                     double rawRate = raw.entries / ((t1 - t0) / 1e9);
                     double walkRate = walk.handled() / ((t2 - t1) / 1e9);

@@ -38,6 +38,21 @@ class RulesCommandTest {
     }
 
     @Test
+    void shouldAcceptAKeepCountWithoutDaysOnlyInTheSeaweedfsValidationMode() throws IOException {
+        Path keepOnly = write("keep.xml", "<LifecycleConfiguration><Rule><ID>k</ID><Filter/><Status>Enabled</Status>"
+                + "<NoncurrentVersionExpiration><NewerNoncurrentVersions>3</NewerNoncurrentVersions>"
+                + "</NoncurrentVersionExpiration></Rule></LifecycleConfiguration>");
+        Result aws = CliRunner.run("rules", "validate", keepOnly.toString());
+        assertThat(aws.exitCode()).isEqualTo(1);
+        assertThat(aws.out()).startsWith("MalformedXML: ");
+        Result seaweedfs = CliRunner.run("rules", "validate", "--validation-mode", "seaweedfs", keepOnly.toString());
+        assertThat(seaweedfs.exitCode()).isZero();
+        assertThat(seaweedfs.out()).isEqualTo("OK" + System.lineSeparator());
+        assertThat(CliRunner.run("rules", "validate", "--validation-mode", "minio", keepOnly.toString()).exitCode())
+                .isEqualTo(2);
+    }
+
+    @Test
     void shouldExitOneWhenTheFileCannotBeRead() {
         Result r = CliRunner.run("rules", "validate", dir.resolve("missing.xml").toString());
         assertThat(r.exitCode()).isEqualTo(1);

@@ -2,7 +2,7 @@ package io.tidemark.cli.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class VectorConformanceTest {
 
-    private static final VectorRunner RUNNER = new VectorRunner(LifecycleCalendar.aws());
+    private static final VectorRunner RUNNER = new VectorRunner(RuleReader.aws());
 
     static Stream<Arguments> vectors() throws IOException {
         List<Arguments> vectors = new ArrayList<>();

@@ -9,12 +9,23 @@ public final class LifecycleConfigs {
     }
 
     public static LifecycleConfiguration parseAndValidate(byte[] document) throws LifecycleConfigException {
-        LifecycleConfiguration config = LifecycleXmlParser.parse(document);
-        LifecycleValidator.validate(config);
-        return config;
+        return parseAndValidate(document, ValidationMode.AWS);
     }
 
     public static LifecycleConfiguration parseAndValidate(String document) throws LifecycleConfigException {
         return parseAndValidate(document.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** As {@link #parseAndValidate(byte[])}, accepting what {@code mode} accepts. */
+    public static LifecycleConfiguration parseAndValidate(byte[] document, ValidationMode mode)
+            throws LifecycleConfigException {
+        LifecycleConfiguration config = LifecycleXmlParser.parse(document);
+        LifecycleValidator.validate(config, mode);
+        return config;
+    }
+
+    public static LifecycleConfiguration parseAndValidate(String document, ValidationMode mode)
+            throws LifecycleConfigException {
+        return parseAndValidate(document.getBytes(StandardCharsets.UTF_8), mode);
     }
 }

@@ -30,11 +30,15 @@ public final class LifecycleValidator {
     }
 
     public static void validate(LifecycleConfiguration config) throws LifecycleConfigException {
+        validate(config, ValidationMode.AWS);
+    }
+
+    public static void validate(LifecycleConfiguration config, ValidationMode mode) throws LifecycleConfigException {
         List<LifecycleRule> rules = config.rules();
         checkSingleGeneration(rules);
         boolean legacy = rules.get(0).isLegacy();
         for (int i = 0; i < rules.size(); i++) {
-            checkRule(rules.get(i), rules.get(i).label(i), legacy);
+            checkRule(rules.get(i), rules.get(i).label(i), legacy, mode);
         }
         checkUniqueIds(rules);
         if (legacy) {
@@ -56,7 +60,8 @@ public final class LifecycleValidator {
         }
     }
 
-    private static void checkRule(LifecycleRule rule, String where, boolean legacy) throws LifecycleConfigException {
+    private static void checkRule(LifecycleRule rule, String where, boolean legacy, ValidationMode mode)
+            throws LifecycleConfigException {
         if (rule.hasId() && rule.id().length() > MAX_ID_LENGTH) {
             throw invalidArgument(where + ": the ID is " + rule.id().length() + " characters long, more than the "
                     + MAX_ID_LENGTH + " allowed");
@@ -67,7 +72,7 @@ public final class LifecycleValidator {
             throw invalidRequest(where + ": the rule has no action; give it at least one");
         }
         checkExpiration(rule.expiration(), filter, where);
-        checkNoncurrentExpiration(rule.noncurrentVersionExpiration(), where, legacy);
+        checkNoncurrentExpiration(rule.noncurrentVersionExpiration(), where, legacy, mode);
         checkAbort(rule.abortIncompleteMultipartUpload(), filter, where);
         for (Transition t : rule.transitions()) {
             checkTransition(t, where);
@@ -129,12 +134,17 @@ public final class LifecycleValidator {
         }
     }
 
-    private static void checkNoncurrentExpiration(NoncurrentVersionExpiration nve, String where, boolean legacy)
-            throws LifecycleConfigException {
+    private static void checkNoncurrentExpiration(NoncurrentVersionExpiration nve, String where, boolean legacy,
+                                                  ValidationMode mode) throws LifecycleConfigException {
         if (nve == null) {
             return;
         }
-        if (nve.noncurrentDays() < 1) {
+        if (nve.noncurrentDays() == null) {
+            if (mode != ValidationMode.SEAWEEDFS) {
+                throw SafeXmlReader.malformed(where + ": <NoncurrentVersionExpiration> needs <NoncurrentDays> (a "
+                        + "<NewerNoncurrentVersions> alone is accepted only in the seaweedfs validation mode)");
+            }
+        } else if (nve.noncurrentDays() < 1) {
             throw invalidArgument(where + ": NoncurrentVersionExpiration NoncurrentDays is " + nve.noncurrentDays()
                     + ", it must be a positive integer");
         }

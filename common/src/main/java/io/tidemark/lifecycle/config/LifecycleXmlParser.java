@@ -160,10 +160,13 @@ public final class LifecycleXmlParser {
         ElementChildren children = ElementChildren.of(element, where,
                 Set.of("NoncurrentDays", "NewerNoncurrentVersions"));
         Integer days = integer(children, "NoncurrentDays", where);
-        if (days == null) {
-            throw SafeXmlReader.malformed(where + ": <NoncurrentVersionExpiration> needs <NoncurrentDays>");
+        Integer newer = integer(children, "NewerNoncurrentVersions", where);
+        if (days == null && newer == null) {
+            throw SafeXmlReader.malformed(where + ": <NoncurrentVersionExpiration> needs <NoncurrentDays> or "
+                    + "<NewerNoncurrentVersions>");
         }
-        return new NoncurrentVersionExpiration(days, integer(children, "NewerNoncurrentVersions", where));
+        // A keep count alone is S3's MalformedXML but SeaweedFS's rank-only rule: the validator decides.
+        return new NoncurrentVersionExpiration(days, newer);
     }
 
     private static AbortIncompleteMultipartUpload parseAbort(XmlElement element, String where)

@@ -58,7 +58,7 @@ public final class LifecycleXmlWriter {
         NoncurrentVersionExpiration nve = rule.noncurrentVersionExpiration();
         if (nve != null) {
             out.append("<NoncurrentVersionExpiration>");
-            leaf(out, "NoncurrentDays", String.valueOf(nve.noncurrentDays()));
+            optionalLeaf(out, "NoncurrentDays", nve.noncurrentDays());
             optionalLeaf(out, "NewerNoncurrentVersions", nve.newerNoncurrentVersions());
             out.append("</NoncurrentVersionExpiration>");
         }

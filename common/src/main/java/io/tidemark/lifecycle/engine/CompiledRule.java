@@ -114,7 +114,8 @@ public final class CompiledRule {
     }
 
     boolean expiresVersions() {
-        return expirationDays > 0 || expirationDate != null || expiredObjectDeleteMarker || noncurrentDays > 0;
+        return expirationDays > 0 || expirationDate != null || expiredObjectDeleteMarker || noncurrentDays > 0
+                || newerNoncurrentVersions > 0;
     }
 
     boolean abortsUploads() {
@@ -157,7 +158,7 @@ public final class CompiledRule {
     }
 
     private RuleMatch matchNoncurrent(ObjectVersion version, BucketVersioning versioning, LifecycleCalendar calendar) {
-        if (noncurrentDays == 0 || !versioning.versioned()) {
+        if ((noncurrentDays == 0 && newerNoncurrentVersions == 0) || !versioning.versioned()) {
             return null;
         }
         if (newerNoncurrentVersions > 0) {
@@ -165,6 +166,11 @@ public final class CompiledRule {
             Integer rank = version.noncurrentIndex();
             if (rank == null || rank < newerNoncurrentVersions) {
                 return null;
+            }
+            if (noncurrentDays == 0) {
+                // A keep count alone (seaweedfs mode): rank decides, so the version is due since it became noncurrent.
+                return match(LifecycleAction.DELETE_VERSION, ActionKind.NEWER_NONCURRENT,
+                        version.noncurrentSince().orElse(version.modTime()));
             }
         }
         // Days count from demotion; with no demotion time known the version is not due (the caller counts it).

@@ -60,7 +60,7 @@ public final class RuleCompiler {
                 e == null ? 0 : orZero(e.days()),
                 e == null ? null : e.date(),
                 e != null && Boolean.TRUE.equals(e.expiredObjectDeleteMarker()),
-                nve == null ? 0 : nve.noncurrentDays(),
+                nve == null ? 0 : orZero(nve.noncurrentDays()),
                 nve == null ? 0 : orZero(nve.newerNoncurrentVersions()),
                 rule.abortIncompleteMultipartUpload() == null ? 0
                         : rule.abortIncompleteMultipartUpload().daysAfterInitiation(),
@@ -107,6 +107,9 @@ public final class RuleCompiler {
         }
         if (rule.noncurrentDays() > 0) {
             kinds.add(ActionKind.NONCURRENT_DAYS);
+        } else if (rule.newerNoncurrentVersions() > 0) {
+            // Only in the seaweedfs validation mode: a keep count without days, decided by rank on walks.
+            kinds.add(ActionKind.NEWER_NONCURRENT);
         }
         if (rule.abortMultipartDays() > 0) {
             kinds.add(ActionKind.ABORT_MPU);

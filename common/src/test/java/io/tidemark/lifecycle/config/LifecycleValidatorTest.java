@@ -124,6 +124,13 @@ class LifecycleValidatorTest {
     }
 
     @Test
+    void shouldRejectAKeepCountWithoutNoncurrentDaysAsS3Does() {
+        assertRejected(config(rule("r", "", "<NoncurrentVersionExpiration><NewerNoncurrentVersions>2"
+                + "</NewerNoncurrentVersions></NoncurrentVersionExpiration>")), S3ErrorCode.MalformedXML,
+                "needs <NoncurrentDays>");
+    }
+
+    @Test
     void shouldRejectNewerNoncurrentVersionsInAV1Configuration() {
         assertRejected(config(legacyRule("r", "a/", "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
                         + "<NewerNoncurrentVersions>2</NewerNoncurrentVersions></NoncurrentVersionExpiration>")),

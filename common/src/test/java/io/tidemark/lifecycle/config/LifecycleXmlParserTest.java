@@ -196,9 +196,7 @@ class LifecycleXmlParserTest {
         @Test
         void shouldRequireNoncurrentDaysAndAbortDays() {
             assertMalformed(config(rule("r", "", "<NoncurrentVersionExpiration></NoncurrentVersionExpiration>")),
-                    "needs <NoncurrentDays>");
-            assertMalformed(config(rule("r", "", "<NoncurrentVersionExpiration><NewerNoncurrentVersions>2"
-                    + "</NewerNoncurrentVersions></NoncurrentVersionExpiration>")), "needs <NoncurrentDays>");
+                    "needs <NoncurrentDays> or <NewerNoncurrentVersions>");
             assertMalformed(config(rule("r", "", "<AbortIncompleteMultipartUpload></AbortIncompleteMultipartUpload>")),
                     "needs <DaysAfterInitiation>");
         }

@@ -6,6 +6,7 @@ import io.tidemark.emulator.filer.FilerPaths;
 import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.lifecycle.config.LifecycleConfigs;
+import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.S3Layout;
@@ -102,10 +103,13 @@ public final class S3Gateway {
         return store.lookup(bucketsDirectory, bucket).filter(Entry::getIsDirectory).isPresent();
     }
 
-    /** Stores a lifecycle configuration after checking it as S3 does. */
+    /**
+     * Stores a lifecycle configuration after checking it as SeaweedFS's gateway does: S3's checks, except that a
+     * NewerNoncurrentVersions without NoncurrentDays is accepted.
+     */
     public void putLifecycle(String bucket, String xml) {
         try {
-            LifecycleConfigs.parseAndValidate(xml);
+            LifecycleConfigs.parseAndValidate(xml, ValidationMode.SEAWEEDFS);
         } catch (LifecycleConfigException e) {
             throw new S3Exception(e.code().name(), e.getMessage());
         }
