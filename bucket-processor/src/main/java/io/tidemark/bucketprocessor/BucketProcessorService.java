@@ -9,6 +9,7 @@ import io.tidemark.service.Metrics;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.WalkStates;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.time.Clock;
@@ -17,6 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -52,6 +56,7 @@ public final class BucketProcessorService extends ManagedService {
     private volatile PageLoop loop;
     private volatile Thread worker;
     private volatile StatusLog statusLog;
+    private volatile ScheduledExecutorService freshnessTimer;
 
     public BucketProcessorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         super("bucket-processor");
@@ -100,6 +105,25 @@ public final class BucketProcessorService extends ManagedService {
         worker.start();
         statusLog = StatusLog.start("bucket-processor",
                 config.millis(TidemarkConfig.BUCKET_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
+        startFreshness(new WalkFreshness(new LifecycleBuckets(zookeeper.client()), new WalkStates(zookeeper.client()),
+                meters));
+    }
+
+    /** Refreshes the per-bucket walk freshness on the status interval; a failed read keeps the last figures. */
+    private void startFreshness(WalkFreshness freshness) {
+        freshnessTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "bucket-processor-walk-freshness");
+            t.setDaemon(true);
+            return t;
+        });
+        long interval = config.millis(TidemarkConfig.BUCKET_PROCESSOR_STATUS_INTERVAL_MS).toMillis();
+        freshnessTimer.scheduleWithFixedDelay(() -> {
+            try {
+                freshness.refresh();
+            } catch (Exception e) {
+                log.warn("walk freshness: cannot read the registry or the walk states: {}", e.toString());
+            }
+        }, 0, interval, TimeUnit.MILLISECONDS);
     }
 
     /** The group's consumer: offsets commit only inside the page transactions; only committed tasks are read. */
@@ -137,6 +161,9 @@ public final class BucketProcessorService extends ManagedService {
     protected void doStop() throws Exception {
         running = false;
         stopWorker(worker, config.shutdownTimeout());
+        if (freshnessTimer != null) {
+            freshnessTimer.shutdownNow();
+        }
         if (statusLog != null) {
             statusLog.close();
         }

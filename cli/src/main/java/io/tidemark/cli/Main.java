@@ -18,7 +18,11 @@ public final class Main {
 
     /** Runs one command line and returns its exit code: 0 success, 1 failure or invalid input, 2 usage. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine commandLine = new CommandLine(new TidemarkCommand());
+        return run(TidemarkCommand.commandLine(), args, out, err);
+    }
+
+    /** As {@link #run(String[], PrintWriter, PrintWriter)}, on another command tree. */
+    static int run(CommandLine commandLine, String[] args, PrintWriter out, PrintWriter err) {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) -> {

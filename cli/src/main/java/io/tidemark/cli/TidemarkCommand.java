@@ -5,16 +5,22 @@ import io.tidemark.cli.campaign.PipelineBenchCommand;
 import io.tidemark.cli.config.ConfigCommand;
 import io.tidemark.cli.dlq.DlqCommand;
 import io.tidemark.cli.emulator.EmulatorCommand;
+import io.tidemark.cli.objectprocessor.ObjectProcessorBenchCommand;
 import io.tidemark.cli.objectprocessor.ObjectProcessorCommand;
 import io.tidemark.cli.platform.LocalClusterCommand;
 import io.tidemark.cli.platform.TopicsCommand;
+import io.tidemark.cli.populator.PopulatorBenchCommand;
 import io.tidemark.cli.populator.PopulatorCommand;
 import io.tidemark.cli.quickstart.QuickstartCommand;
+import io.tidemark.cli.replay.ReplayBenchCommand;
 import io.tidemark.cli.replay.ReplayStreamsCommand;
 import io.tidemark.cli.rules.RulesCommand;
 import io.tidemark.cli.status.StatusCommand;
+import io.tidemark.cli.walker.BucketProcessorBenchCommand;
 import io.tidemark.cli.walker.BucketProcessorCommand;
 import io.tidemark.cli.walker.ConductorCommand;
+import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 @Command(name = "tidemark",
@@ -25,4 +31,19 @@ import picocli.CommandLine.Command;
             ConfigCommand.class, PopulatorCommand.class, ReplayStreamsCommand.class,
             ObjectProcessorCommand.class, ConductorCommand.class, BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, PipelineBenchCommand.class})
 public final class TidemarkCommand extends CommandGroup {
+
+    /**
+     * The full command line: the services' commands gain their {@code bench} subcommands here rather than in their
+     * annotations, because the benchmarks need the embedded broker and the emulator, which the services jar of the
+     * container image leaves out (see {@link ServicesCommand}).
+     */
+    static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new TidemarkCommand());
+        Map<String, CommandLine> commands = commandLine.getSubcommands();
+        commands.get("populator").addSubcommand(new PopulatorBenchCommand());
+        commands.get("replay-streams").addSubcommand(new ReplayBenchCommand());
+        commands.get("object-processor").addSubcommand(new ObjectProcessorBenchCommand());
+        commands.get("bucket-processor").addSubcommand(new BucketProcessorBenchCommand());
+        return commandLine;
+    }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.service;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import java.time.Duration;
@@ -38,6 +39,8 @@ public final class ServiceRunner {
         this.service = service;
         this.config = config;
         this.registry = registry;
+        Gauge.builder("tidemark.service.ready", service, s -> s.ready() ? 1 : 0)
+                .description("1 while /readyz answers 200: the service runs and can do its work").register(registry);
     }
 
     /** Starts and blocks until the service is stopped or fails. */

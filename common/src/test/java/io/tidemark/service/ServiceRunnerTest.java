@@ -50,9 +50,12 @@ class ServiceRunnerTest {
         int port = runner.managementPort();
         assertThat(get(port, "/healthz").statusCode()).isEqualTo(200);
         assertThat(get(port, "/readyz").statusCode()).isEqualTo(200);
+        assertThat(get(port, "/metrics").body()).contains("tidemark_service_ready{service=\"probe\"} 1.0");
         probe.caughtUp = false;
         assertThat(get(port, "/readyz").statusCode()).isEqualTo(503);
         String metrics = get(port, "/metrics").body();
+        // Readiness as a metric too, for the "service not ready" alert.
+        assertThat(metrics).contains("tidemark_service_ready{service=\"probe\"} 0.0");
         assertThat(metrics).contains("tidemark_probe_events_total{kind=\"x\",service=\"probe\"} 3.0")
                 .contains("jvm_memory_used_bytes");
 

@@ -12,8 +12,7 @@ import picocli.CommandLine.Mixin;
         description = {"Carries out object tasks through the S3 gateway's identity-checked LifecycleDelete, as a member "
                 + "of the consumer group <topic.prefix>object-processor. Run as many as the topic has partitions; "
                 + "they share object-processor.deletes.per.second by the partitions each holds.",
-            "Serves /metrics, /healthz and /readyz on management.port; SIGTERM lets calls in flight finish."},
-        subcommands = ObjectProcessorBenchCommand.class)
+            "Serves /metrics, /healthz and /readyz on management.port; SIGTERM lets calls in flight finish."})
 public final class ObjectProcessorCommand implements Callable<Integer> {
 
     @Mixin

@@ -11,8 +11,7 @@ import picocli.CommandLine.Mixin;
 @Command(name = "populator", mixinStandardHelpOptions = true,
         description = {"Tails the filer meta-log into the meta-log topic exactly once and keeps the lifecycle bucket "
                 + "registry in ZooKeeper. Run as many as you like: one leads, the others stand by.",
-            "Serves /metrics, /healthz and /readyz on management.port; stops on SIGTERM."},
-        subcommands = PopulatorBenchCommand.class)
+            "Serves /metrics, /healthz and /readyz on management.port; stops on SIGTERM."})
 public final class PopulatorCommand implements Callable<Integer> {
 
     @Mixin

@@ -11,8 +11,7 @@ import picocli.CommandLine.Mixin;
         description = {"Turns the meta-log into durable lifecycle timers (Kafka Streams application "
                 + "<topic.prefix>replay-streams, exactly-once) and fires due ones as object tasks. Run several: they "
                 + "split the partitions, and one takes over another's timers from the changelog.",
-            "Serves /metrics, /healthz and /readyz on management.port; stops on SIGTERM."},
-        subcommands = ReplayBenchCommand.class)
+            "Serves /metrics, /healthz and /readyz on management.port; stops on SIGTERM."})
 public final class ReplayStreamsCommand implements Callable<Integer> {
 
     @Mixin

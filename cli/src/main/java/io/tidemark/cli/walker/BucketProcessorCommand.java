@@ -12,8 +12,7 @@ import picocli.CommandLine.Mixin;
         description = {"Walks lifecycle buckets a page per bucket task, as a member of the consumer group "
                 + "<topic.prefix>bucket-processor: each page's object tasks, re-arm records and continuation task "
                 + "commit with the consumed offset in one Kafka transaction.",
-            "Serves /metrics, /healthz and /readyz on management.port; SIGTERM finishes the pages in hand."},
-        subcommands = BucketProcessorBenchCommand.class)
+            "Serves /metrics, /healthz and /readyz on management.port; SIGTERM finishes the pages in hand."})
 public final class BucketProcessorCommand implements Callable<Integer> {
 
     @Mixin

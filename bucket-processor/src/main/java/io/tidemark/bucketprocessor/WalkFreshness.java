@@ -1,0 +1,72 @@
+package io.tidemark.bucketprocessor;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.tidemark.zookeeper.LifecycleBuckets;
+import io.tidemark.zookeeper.RegistryEntry;
+import io.tidemark.zookeeper.WalkState;
+import io.tidemark.zookeeper.WalkStates;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * How fresh each walked bucket's last walk is, for the "walker not finished within its period" alert. It reads
+ * the walk states in ZooKeeper, not this process's own walks, so every instance reports the same figures, they
+ * survive restarts, and a walk another instance finished counts. The figure per bucket is when its last walk
+ * finished, or, before any walk has finished, when the first one started (a first walk that never ends ages
+ * too). A walkable bucket no walk has been seeded for yet is counted apart: the conductor's pass has not reached
+ * it.
+ */
+final class WalkFreshness {
+
+    private final LifecycleBuckets registry;
+    private final WalkStates walks;
+    private final MultiGauge lastFinished;
+    private final AtomicLong unseeded = new AtomicLong();
+
+    WalkFreshness(LifecycleBuckets registry, WalkStates walks, MeterRegistry meters) {
+        this.registry = registry;
+        this.walks = walks;
+        this.lastFinished = MultiGauge.builder("tidemark.walker.last.finished.timestamp.seconds")
+                .description("Per walked bucket: when its last walk finished (before any, when the first started)")
+                .baseUnit("seconds").register(meters);
+        Gauge.builder("tidemark.walker.buckets.unseeded", unseeded, AtomicLong::get)
+                .description("Buckets whose rules need walks and that no walk has been seeded for yet")
+                .register(meters);
+    }
+
+    /** Reads the registry and the walk states once and replaces the published figures. */
+    void refresh() throws Exception {
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        long never = 0;
+        for (String bucket : registry.buckets()) {
+            Optional<RegistryEntry> entry = registry.read(bucket);
+            if (entry.isEmpty() || !entry.get().walkable()) {
+                continue;
+            }
+            Optional<Instant> since = walks.read(bucket).flatMap(WalkFreshness::freshness);
+            if (since.isEmpty()) {
+                never++;
+                continue;
+            }
+            rows.add(MultiGauge.Row.of(Tags.of("bucket", bucket), since.get().toEpochMilli() / 1000.0));
+        }
+        lastFinished.register(rows, true);
+        unseeded.set(never);
+    }
+
+    static Optional<Instant> freshness(WalkState state) {
+        if (state.finishedAt() != null) {
+            return Optional.of(state.finishedAt());
+        }
+        if (state.lastFinishedAt() != null) {
+            return Optional.of(state.lastFinishedAt());
+        }
+        return Optional.ofNullable(state.startedAt());
+    }
+}
