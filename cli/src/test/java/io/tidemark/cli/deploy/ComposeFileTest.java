@@ -1,0 +1,122 @@
+package io.tidemark.cli.deploy;
+
+import static io.tidemark.cli.deploy.DeployFiles.at;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tidemark.config.ConfigLoader;
+import io.tidemark.config.TidemarkConfig;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** docker-compose.yml holds what the CLI and the settings registry accept, and converges by its conditions. */
+class ComposeFileTest {
+
+    private static final List<String> LONG_RUNNING = List.of("populator-1", "populator-2", "replay-streams",
+            "object-processor", "bucket-processor", "conductor");
+
+    private final Map<String, Object> compose = DeployFiles.yamlMap(DeployFiles.read("docker-compose.yml"));
+    private final Map<String, Map<String, Object>> services = at(compose, "services");
+
+    private Map<String, Map<String, Object>> tidemarkServices() {
+        return services.entrySet().stream()
+                .filter(e -> String.valueOf(e.getValue().get("image")).contains("TIDEMARK_IMAGE"))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> environment(Map<String, Object> service) {
+        Map<String, String> env = new LinkedHashMap<>();
+        ((Map<String, Object>) service.getOrDefault("environment", Map.of())).forEach((k, v) -> env.put(k,
+                String.valueOf(v)));
+        return env;
+    }
+
+    /** ${NAME:-default} as compose resolves it with NAME unset. */
+    private static String withDefaults(String value) {
+        return value.replaceAll("\\$\\{[A-Z_]+:-([^}]*)}", "$1");
+    }
+
+    @Test
+    void shouldRunEveryServiceOfTheImageWithACommandTheImageHas() {
+        assertThat(tidemarkServices()).containsKeys(LONG_RUNNING.toArray(String[]::new)).containsKey("topics");
+        tidemarkServices().forEach((name, service) -> {
+            List<String> command = at(service, "command");
+            assertThatCode(() -> DeployFiles.parseImageCommand(command)).as(name + ": " + command)
+                    .doesNotThrowAnyException();
+        });
+        assertThat(services.values().stream().filter(s -> List.of("populator").equals(s.get("command")))).hasSize(2);
+    }
+
+    @Test
+    void shouldSetOnlySettingsTheRegistryKnowsWithValuesItAccepts() {
+        tidemarkServices().forEach((name, service) -> {
+            Map<String, String> env = environment(service);
+            assertThat(env.keySet()).as(name).allSatisfy(variable -> assertThat(DeployFiles.knownVariable(variable))
+                    .as(name + ": " + variable + " is no setting").isTrue());
+            Map<String, String> resolved = new LinkedHashMap<>();
+            env.forEach((k, v) -> resolved.put(k, withDefaults(v)));
+            Map<String, String> values = ConfigLoader.gather(TidemarkConfig.definition(), null, resolved, Map.of());
+            assertThatCode(() -> new TidemarkConfig(values)).as(name).doesNotThrowAnyException();
+            TidemarkConfig config = new TidemarkConfig(values);
+            assertThat(config.getString(TidemarkConfig.FILER_ADDRESS)).as(name).isEqualTo("seaweedfs-filer:18888");
+            assertThat(config.getString(TidemarkConfig.S3_GRPC_ADDRESS)).as(name).isEqualTo("seaweedfs-s3:18333");
+            assertThat(config.getInt(TidemarkConfig.MANAGEMENT_PORT)).as(name).isEqualTo(8080);
+        });
+    }
+
+    @Test
+    void shouldProbeAndScrapeEachLongRunningServiceOnItsManagementPort() {
+        String prometheus = DeployFiles.read("deploy/prometheus/prometheus.yml");
+        for (String name : LONG_RUNNING) {
+            List<String> test = at(services.get(name), "healthcheck", "test");
+            assertThat(test).as(name).containsExactly("CMD", "curl", "-fsS", "http://localhost:8080/readyz");
+            assertThat(prometheus).as("scraped: " + name).contains(name + ":8080");
+        }
+        List<String> volumes = at(services.get("prometheus"), "volumes");
+        assertThat(volumes).contains("./deploy/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro");
+        assertThat(DeployFiles.root().resolve("deploy/grafana/dashboards")).isDirectory();
+    }
+
+    @Test
+    void shouldStartEachServiceOnlyOnceWhatItNeedsIsUp() {
+        services.forEach((name, service) -> {
+            Map<String, Map<String, String>> dependsOn = at(service, "depends_on");
+            if (dependsOn == null) {
+                return;
+            }
+            dependsOn.forEach((dependency, condition) -> {
+                assertThat(services).as(name + " depends on " + dependency).containsKey(dependency);
+                String wanted = condition.get("condition");
+                if (wanted.equals("service_healthy")) {
+                    assertThat(at(services.get(dependency), "healthcheck", "test") != null)
+                            .as(dependency + " has a health check for " + name).isTrue();
+                } else {
+                    assertThat(wanted).as(name + " on " + dependency).isEqualTo("service_completed_successfully");
+                }
+            });
+        });
+        for (String name : LONG_RUNNING) {
+            assertThat(at(services.get(name), "depends_on", "topics", "condition").toString())
+                    .isEqualTo("service_completed_successfully");
+        }
+        assertThat(at(services.get("topics"), "depends_on", "kafka", "condition").toString()).isEqualTo("service_healthy");
+        assertThat(at(services.get("topics"), "depends_on", "zookeeper", "condition").toString())
+                .isEqualTo("service_healthy");
+    }
+
+    @Test
+    void shouldBeAValidComposeFileForDockerCompose() {
+        Optional<Path> tool = DeployFiles.tool("docker-compose");
+        assumeTrue(tool.isPresent(), "docker-compose is not installed (.ci/run installs Debian's when apt is there)");
+        DeployFiles.Run run = DeployFiles.run(DeployFiles.root(), tool.get().toString(), "-f", "docker-compose.yml",
+                "config", "-q");
+        assertThat(run.exitCode()).as(run.output()).isZero();
+    }
+}
