@@ -90,6 +90,11 @@ public final class ServiceProcess implements AutoCloseable {
         return new ServiceProcess(builder.start());
     }
 
+    /** The port of the service's management endpoint ({@code /metrics}, {@code /healthz}, {@code /readyz}). */
+    public int managementPort() {
+        return port;
+    }
+
     public List<String> log() {
         return log;
     }

@@ -32,7 +32,8 @@ public final class Conductor implements AutoCloseable {
 
     private Conductor(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         TopicRegistry topics = TopicRegistry.from(config);
-        this.metrics = new ConductorMetrics(meters);
+        List<ConductorPass.Gate> gates = ConductorSettings.gates(config, topics);
+        this.metrics = new ConductorMetrics(meters, gates.stream().map(ConductorPass.Gate::group).toList());
         this.admin = Admin.create(config.adminProperties());
         try {
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR))
@@ -46,7 +47,7 @@ public final class Conductor implements AutoCloseable {
                 new ByteArraySerializer());
         bindings.add(Metrics.bind(meters, producer));
         this.pass = new ConductorPass(zookeeper.client(), producer, topics.bucketTasks(), new GroupLag(admin),
-                ConductorSettings.gates(config, topics), ConductorSettings.pass(config), metrics, clock);
+                gates, ConductorSettings.pass(config), metrics, clock);
     }
 
     public static Conductor open(TidemarkConfig config, Clock clock, MeterRegistry meters) {

@@ -5,23 +5,30 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The conductor's meters. */
 public final class ConductorMetrics {
 
     private final MeterRegistry registry;
     private final Map<PassOutcome, Counter> passes = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> backlogs = new ConcurrentHashMap<>();
+    private final Map<String, AtomicReference<Double>> backlogs = new ConcurrentHashMap<>();
     private final Counter seeded;
     private final Counter underWay;
     private final Timer duration;
     private final AtomicLong lastPassSeconds = new AtomicLong();
 
-    public ConductorMetrics(MeterRegistry registry) {
+    /**
+     * @param gatedGroups the groups whose backlog gates a pass: their gauges exist from the start, NaN (unknown)
+     *                    until a pass has read them, so dashboards and alerts find them before the first pass
+     */
+    public ConductorMetrics(MeterRegistry registry, List<String> gatedGroups) {
         this.registry = registry;
+        gatedGroups.forEach(this::backlogHolder);
         for (PassOutcome outcome : PassOutcome.values()) {
             passes.put(outcome, Counter.builder("tidemark.conductor.passes").tag("outcome", outcome.label())
                     .description("Walker passes, by outcome (ran, skipped-lock, skipped-backlog, failed)")
@@ -49,12 +56,17 @@ public final class ConductorMetrics {
     }
 
     void backlog(String group, long records) {
-        backlogs.computeIfAbsent(group, g -> {
-            AtomicLong holder = new AtomicLong();
-            Gauge.builder("tidemark.conductor.group.backlog", holder, AtomicLong::get).tag("group", g)
-                    .description("The group's backlog as the last pass read it").register(registry);
+        backlogHolder(group).set((double) records);
+    }
+
+    private AtomicReference<Double> backlogHolder(String group) {
+        return backlogs.computeIfAbsent(group, g -> {
+            AtomicReference<Double> holder = new AtomicReference<>(Double.NaN);
+            Gauge.builder("tidemark.conductor.group.backlog", holder, AtomicReference::get).tag("group", g)
+                    .description("The group's backlog as the last pass read it (NaN before the first pass)")
+                    .register(registry);
             return holder;
-        }).set(records);
+        });
     }
 
     public double passes(PassOutcome outcome) {

@@ -98,7 +98,7 @@ class EndToEndTest {
         }
     }
 
-    private static List<String> settings(LocalCluster cluster, ClusterNamespace ns, FilerEmulator emulator, Path state) {
+    static List<String> settings(LocalCluster cluster, ClusterNamespace ns, FilerEmulator emulator, Path state) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
         s.put("zookeeper.connect", cluster.zookeeperConnect());
@@ -122,7 +122,7 @@ class EndToEndTest {
         return args;
     }
 
-    private static ServiceProcess start(String service, List<String> settings) throws Exception {
+    static ServiceProcess start(String service, List<String> settings) throws Exception {
         List<String> args = new ArrayList<>(List.of(service));
         args.addAll(settings);
         return ServiceProcess.start("320m", Map.of(), args.toArray(String[]::new));

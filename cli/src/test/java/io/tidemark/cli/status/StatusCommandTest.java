@@ -7,10 +7,24 @@ import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
 import io.tidemark.topics.GroupLag;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -44,6 +58,78 @@ class StatusCommandTest {
                 "--set", "kafka.admin.request.timeout.ms=1000", "--set", "kafka.admin.default.api.timeout.ms=2000");
         assertThat(status).isEqualTo(2);
         assertThat(out.toString()).startsWith("status: unreachable").contains("does not answer");
+    }
+
+    @Test
+    void shouldReportTheSameOffsetsAndLagAsKafkasConsumerGroupsTool(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        String prefix = ns.topicPrefix() + "lag.";
+        String[] settings = {"--set", "kafka.bootstrap.servers=" + cluster.kafkaBootstrapServers(),
+                "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
+                "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-lag",
+                "--set", "topic.prefix=" + prefix, "--set", "shard.bits=1"};
+        assertThat(run(new StringWriter(), concat(new String[] {"topics", "create"}, settings))).isZero();
+        String topic = prefix + "object-tasks";
+        String group = prefix + "object-processor";
+        Map<String, Object> clientSettings = Map.of("bootstrap.servers", cluster.kafkaBootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(clientSettings, new ByteArraySerializer(),
+                new ByteArraySerializer()); Admin admin = Admin.create(clientSettings)) {
+            for (int i = 0; i < 8; i++) {
+                producer.send(new ProducerRecord<>(topic, i < 5 ? 0 : 1, null, new byte[] {1})).get();
+            }
+            // Partition 0 committed at 2 (lag 3); partition 1 never committed.
+            admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(2)))
+                    .all().get();
+        }
+
+        StringWriter json = new StringWriter();
+        run(json, concat(new String[] {"status", "--json"}, settings));
+        JsonNode report = new ObjectMapper().readTree(json.toString());
+        Map<Integer, JsonNode> ours = new TreeMap<>();
+        report.path("partitions").forEach(p -> {
+            if (p.path("group").asText().equals(group)) {
+                ours.put(p.path("partition").asInt(), p);
+            }
+        });
+
+        Map<Integer, String[]> tool = consumerGroupsTool(cluster.kafkaBootstrapServers(), group, topic);
+        // The tool lists the partitions the group committed on; there, status shows its CURRENT-OFFSET,
+        // LOG-END-OFFSET and LAG figure for figure.
+        assertThat(tool.keySet()).containsExactly(0);
+        assertThat(ours.keySet()).containsExactly(0, 1);
+        assertThat(tool.get(0)).containsExactly("2", "5", "3");
+        assertThat(ours.get(0).path("committed").asLong()).isEqualTo(2);
+        assertThat(ours.get(0).path("end").asLong()).isEqualTo(5);
+        assertThat(ours.get(0).path("lag").asLong()).isEqualTo(3);
+        // A partition the group never committed on is absent from the tool's table (the group has no members);
+        // status lists it and counts what a new member would read from the log start: work still to do.
+        assertThat(ours.get(1).path("committed").asLong()).isEqualTo(-1);
+        assertThat(ours.get(1).path("end").asLong()).isEqualTo(3);
+        assertThat(ours.get(1).path("lag").asLong()).isEqualTo(3);
+    }
+
+    /** Runs kafka-consumer-groups (Kafka's tool, from Maven Central) and returns, per partition, its figures. */
+    private static Map<Integer, String[]> consumerGroupsTool(String bootstrap, String group, String topic)
+            throws Exception {
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", classPath, "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+                "--bootstrap-server", bootstrap, "--describe", "--group", group).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        Map<Integer, String[]> rows = new TreeMap<>();
+        for (String line : output.lines().toList()) {
+            String[] cells = line.trim().split("\\s+");
+            if (cells.length >= 6 && cells[0].equals(group) && cells[1].equals(topic)) {
+                rows.put(Integer.parseInt(cells[2]), new String[] {cells[3], cells[4], cells[5]});
+            }
+        }
+        return rows;
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        return Stream.concat(Arrays.stream(first), Arrays.stream(second)).toArray(String[]::new);
     }
 
     @Test
