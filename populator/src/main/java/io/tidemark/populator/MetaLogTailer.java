@@ -208,10 +208,10 @@ public final class MetaLogTailer {
                     metrics.reconnects(reconnects - reconnectsSeen);
                     reconnectsSeen = reconnects;
                     if (batch.isEmpty()) {
-                        metrics.caughtUp(true);
+                        metrics.caughtUp(subscription::silentFor);
                         continue;
                     }
-                    metrics.caughtUp(false);
+                    metrics.behind();
                     Optional<PopulatorCheckpoint> next = publish(batch, checkpoint);
                     if (next.isEmpty()) {
                         return;

@@ -8,11 +8,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.seaweed.EpochNanos;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * The populator's meters, and the figures its status line prints. Events are counted when read from the filer and
@@ -33,7 +35,8 @@ public final class PopulatorMetrics {
     private final Counter invalidConfigSeen;
     private final DistributionSummary batchSize;
     private final AtomicLong lastPublishedTsNs = new AtomicLong();
-    private volatile boolean caughtUp = true;
+    /** While caught up: how long the filer has been silent; {@code null} while events wait to be published. */
+    private volatile Supplier<Duration> silence;
     private volatile boolean leader;
     private volatile int registrySize;
     private volatile int invalidConfigs;
@@ -107,8 +110,14 @@ public final class PopulatorMetrics {
         reconnects.add(n);
     }
 
-    void caughtUp(boolean value) {
-        caughtUp = value;
+    /** The last poll came back empty: the lag is how long the filer has been silent (no event, no heartbeat). */
+    void caughtUp(Supplier<Duration> silentFor) {
+        silence = silentFor;
+    }
+
+    /** Events were read and are being published: the lag is the age of the newest published event. */
+    void behind() {
+        silence = null;
     }
 
     void leader(boolean value) {
@@ -140,9 +149,18 @@ public final class PopulatorMetrics {
         return lastPublishedTsNs.get();
     }
 
+    /**
+     * How far behind the filer the populator is. Caught up, it is the time since the filer last said anything, so
+     * a subscription that cannot reconnect shows a growing lag instead of a healthy 0; behind, the age of the newest
+     * published event.
+     */
     public double lagSeconds() {
+        Supplier<Duration> silent = silence;
+        if (silent != null) {
+            return silent.get().toMillis() / 1e3;
+        }
         long ts = lastPublishedTsNs.get();
-        if (caughtUp || ts == 0) {
+        if (ts == 0) {
             return 0;
         }
         return Math.max(0, EpochNanos.of(clock.instant()) - ts) / 1e9;

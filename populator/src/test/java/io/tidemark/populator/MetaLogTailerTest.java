@@ -1,6 +1,7 @@
 package io.tidemark.populator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
@@ -56,7 +58,8 @@ class MetaLogTailerTest {
 
     private final TidemarkConfig config = new TidemarkConfig(Map.of("shard.bits", "2", "populator.batch.max.ms", "20"));
     private final TopicRegistry topics = TopicRegistry.from(config);
-    private final FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral(), Clock.systemUTC()).start();
+    private final FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral()
+            .withHeartbeatInterval(Duration.ofMillis(500)), Clock.systemUTC()).start();
     private final FilerClient filer = FilerClient.connect(emulator.filerAddress(), config.grpcTls(), Duration.ofSeconds(5));
     private final MockProducer<byte[], byte[]> producer = new MockProducer<>(cluster(), true, new ShardPartitioner(),
             new ByteArraySerializer(), new ByteArraySerializer());
@@ -91,12 +94,13 @@ class MetaLogTailerTest {
         return new Cluster("test", List.of(node), partitions, java.util.Set.of(), java.util.Set.of());
     }
 
+    private final PopulatorMetrics metrics = new PopulatorMetrics(new SimpleMeterRegistry(), Clock.systemUTC());
+
     private MetaLogTailer tailer(CommittedState state) {
         producer.initTransactions();
         return new MetaLogTailer(TailerSettings.from(config), filer, registry,
                 () -> new TransactionalPublisher(producer, topics), () -> state, config.ruleReader(),
-                ShardFunction.withBits(2), Clock.systemUTC(), new PopulatorMetrics(new SimpleMeterRegistry(),
-                Clock.systemUTC()));
+                ShardFunction.withBits(2), Clock.systemUTC(), metrics);
     }
 
     private static CommittedState from(long tsNs) {
@@ -140,6 +144,34 @@ class MetaLogTailerTest {
         // Every record of a batch precedes its checkpoint.
         var history = producer.history();
         assertThat(history.get(history.size() - 1).topic()).isEqualTo(topics.populatorCheckpoint().name());
+    }
+
+    @Test
+    void shouldShowGrowingLagWhileTheSubscriptionCannotReachTheFiler() throws Exception {
+        emulator.s3().createBucket("b", false);
+        AtomicBoolean leading = new AtomicBoolean(true);
+        Thread run = new Thread(() -> {
+            try {
+                tailer(from(0)).run(leading::get);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        run.start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> producer.commitCount() > 0);
+            // Caught up and the filer answering (events or heartbeats): no lag to speak of.
+            await().atMost(Duration.ofSeconds(20)).until(() -> metrics.lagSeconds() < 2);
+            emulator.faults().setUnavailableProbability(1.0);
+            emulator.dropSubscriptions();
+            // Every reconnect fails now, and every poll comes back empty: that is not "caught up".
+            await().atMost(Duration.ofSeconds(20)).until(() -> metrics.lagSeconds() > 3);
+            emulator.faults().setUnavailableProbability(0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> metrics.lagSeconds() < 2);
+        } finally {
+            leading.set(false);
+            run.join(10_000);
+        }
     }
 
     @Test

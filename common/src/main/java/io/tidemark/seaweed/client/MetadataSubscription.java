@@ -62,6 +62,7 @@ public final class MetadataSubscription implements AutoCloseable {
     private volatile State state = State.RUNNING;
     private volatile RuntimeException failure;
     private volatile long lastMessageNanos = System.nanoTime();
+    private volatile long lastHeardNanos = System.nanoTime();
     private volatile long lastDeliveredTsNs;
 
     // Guarded by this: the resume position and the current stream.
@@ -135,6 +136,14 @@ public final class MetadataSubscription implements AutoCloseable {
         return reconnects.get();
     }
 
+    /**
+     * How long since the filer last sent anything, an event or a heartbeat. Unlike the idle timer, reconnecting
+     * does not reset it: a subscription that keeps failing to reconnect falls ever further silent.
+     */
+    public Duration silentFor() {
+        return Duration.ofNanos(System.nanoTime() - lastHeardNanos);
+    }
+
     /** Events received and not yet taken by {@link #poll}. */
     public int bufferedEvents() {
         return buffer.size();
@@ -184,6 +193,7 @@ public final class MetadataSubscription implements AutoCloseable {
         @Override
         public void onNext(SubscribeMetadataResponseView response) {
             lastMessageNanos = System.nanoTime();
+            lastHeardNanos = lastMessageNanos;
             offer(response, call);
             grantCredit();
         }
