@@ -200,6 +200,7 @@ public final class MetaLogTailer {
                     .withBufferSize(Math.max(1_024, 2 * settings.batchMaxEvents()));
             List<FilerEvent> batch = new ArrayList<>(Math.min(settings.batchMaxEvents(), 65_536));
             int reconnectsSeen = 0;
+            long outOfOrderSeen = 0;
             try (MetadataSubscription subscription = filer.subscribe(options)) {
                 while (leading.getAsBoolean()) {
                     batch.clear();
@@ -207,6 +208,9 @@ public final class MetaLogTailer {
                     int reconnects = subscription.reconnects();
                     metrics.reconnects(reconnects - reconnectsSeen);
                     reconnectsSeen = reconnects;
+                    long outOfOrder = subscription.outOfOrder();
+                    metrics.outOfOrder(outOfOrder - outOfOrderSeen);
+                    outOfOrderSeen = outOfOrder;
                     if (batch.isEmpty()) {
                         metrics.caughtUp(subscription::silentFor);
                         continue;

@@ -28,6 +28,7 @@ public final class PopulatorMetrics {
     private final Map<EventKind, Counter> published = new EnumMap<>(EventKind.class);
     private final LongAdder publishedTotal = new LongAdder();
     private final LongAdder reconnects = new LongAdder();
+    private final LongAdder outOfOrder = new LongAdder();
     private final Counter committed;
     private final Counter aborted;
     private final Counter slimmed;
@@ -67,6 +68,9 @@ public final class PopulatorMetrics {
                 .description("Events per committed transaction").register(registry);
         FunctionCounter.builder("tidemark.populator.reconnects", reconnects, LongAdder::sum)
                 .description("Filer stream reconnects").register(registry);
+        FunctionCounter.builder("tidemark.populator.events.out.of.order", outOfOrder, LongAdder::sum)
+                .description("Filer events older than one already read on the same stream, skipped (the meta-log "
+                        + "must be in timestamp order)").register(registry);
         Gauge.builder("tidemark.populator.lag.seconds", this, PopulatorMetrics::lagSeconds)
                 .description("Now minus the ts of the last published event; 0 while caught up").register(registry);
         Gauge.builder("tidemark.populator.leader", this, m -> m.leader ? 1 : 0)
@@ -104,6 +108,10 @@ public final class PopulatorMetrics {
 
     void invalidConfigSeen() {
         invalidConfigSeen.increment();
+    }
+
+    void outOfOrder(long n) {
+        outOfOrder.add(n);
     }
 
     void reconnects(int n) {

@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,7 @@ public final class MetadataSubscription implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final int clientId = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
     private final AtomicInteger reconnects = new AtomicInteger();
+    private final AtomicLong outOfOrder = new AtomicLong();
 
     private volatile State state = State.RUNNING;
     private volatile RuntimeException failure;
@@ -70,6 +72,7 @@ public final class MetadataSubscription implements AutoCloseable {
     private int outstanding; // messages requested from the current stream and not yet received
     private boolean cancelledForIdleness;
     private long resumeTsNs;
+    private long streamHighTsNs; // the newest timestamp the current stream has sent
     private int seenAtResumeTs;
     private int toSkipAtResumeTs;
     private int epoch;
@@ -132,6 +135,11 @@ public final class MetadataSubscription implements AutoCloseable {
         return state != State.RUNNING && buffer.isEmpty();
     }
 
+    /** Events skipped because they came after a newer one on the same stream (see {@link #accept}). */
+    public long outOfOrder() {
+        return outOfOrder.get();
+    }
+
     public int reconnects() {
         return reconnects.get();
     }
@@ -159,6 +167,7 @@ public final class MetadataSubscription implements AutoCloseable {
             return;
         }
         toSkipAtResumeTs = seenAtResumeTs;
+        streamHighTsNs = 0;
         cancelledForIdleness = false;
         lastMessageNanos = System.nanoTime();
         SubscribeMetadataRequest request = SubscribeMetadataRequest.newBuilder()
@@ -282,9 +291,23 @@ public final class MetadataSubscription implements AutoCloseable {
                 .setTsNs(view.getTsNs()).setEventNotification(notification).build(), encoded);
     }
 
-    /** Whether an event is new, counting events already seen at the resume timestamp. */
+    /**
+     * Whether an event is new, counting events already seen at the resume timestamp. An event older than one the
+     * same stream already sent is out of order (several filers' logs merged, for instance): the resume position is
+     * a timestamp, so it cannot be delivered without breaking exactly-once. It is counted and logged, never
+     * silently lost; an older event at the start of a stream is history the filer sent again, already delivered.
+     */
     private boolean accept(long ts) {
+        boolean behindStream = ts < streamHighTsNs;
+        streamHighTsNs = Math.max(streamHighTsNs, ts);
         if (ts < resumeTsNs) {
+            if (behindStream) {
+                long n = outOfOrder.incrementAndGet();
+                if (n == 1 || n % 1_000 == 0) {
+                    log.warn("subscription {}: an event at ts_ns {} came after ts_ns {} and is skipped ({} so far): "
+                            + "the filer's meta-log is not in timestamp order", options.clientName(), ts, resumeTsNs, n);
+                }
+            }
             return false;
         }
         if (ts == resumeTsNs) {
