@@ -8,9 +8,11 @@ import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -27,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * transaction a previous leader left open, so the two are consistent with each other and with the meta-log.
  */
 public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs,
-                             Optional<MetaLogPosition> metaLogTail) {
+                             Optional<MetaLogPosition> metaLogTail, Set<String> unreadableConfigs) {
 
     /** Where the committed meta-log ends: the newest record's ts_ns and its place among events of that ts_ns. */
     public record MetaLogPosition(long tsNs, int seqAtTs) {
@@ -43,13 +45,19 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
     }
 
     public CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs) {
-        this(checkpoint, configs, Optional.empty());
+        this(checkpoint, configs, Optional.empty(), Set.of());
+    }
+
+    public CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs,
+                          Optional<MetaLogPosition> metaLogTail) {
+        this(checkpoint, configs, metaLogTail, Set.of());
     }
 
     private static final Logger log = LoggerFactory.getLogger(CommittedState.class);
 
     public CommittedState {
         configs = Map.copyOf(configs);
+        unreadableConfigs = Set.copyOf(unreadableConfigs);
     }
 
     /** Reads both compacted topics to their end. */
@@ -63,21 +71,27 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
                 new ByteArrayDeserializer())) {
             PopulatorCheckpoint[] last = new PopulatorCheckpoint[1];
             // An unreadable checkpoint is fatal: guessing an older one would publish events twice.
-            readToEnd(consumer, topics.populatorCheckpoint(), timeout, false, (key, value) -> {
+            readToEnd(consumer, topics.populatorCheckpoint(), timeout, null, (key, value) -> {
                 if (PopulatorCheckpoint.KEY.equals(key)) {
                     last[0] = value;
                 }
             });
             Map<String, BucketConfig> configs = new HashMap<>();
-            // An unreadable config is skipped: the bucket's next event, or the registry check, brings it back.
-            readToEnd(consumer, topics.bucketConfigs(), timeout, true, (bucket, config) -> {
+            Set<String> unreadable = new HashSet<>();
+            // An unreadable config is not guessed at: the bucket is named, and the term looks it up on the filer.
+            readToEnd(consumer, topics.bucketConfigs(), timeout, bucket -> {
+                configs.remove(bucket);
+                unreadable.add(bucket);
+            }, (bucket, config) -> {
+                unreadable.remove(bucket);
                 if (config == null) {
                     configs.remove(bucket);
                 } else {
                     configs.put(bucket, config);
                 }
             });
-            return new CommittedState(Optional.ofNullable(last[0]), configs, metaLogTail(consumer, topics, timeout));
+            return new CommittedState(Optional.ofNullable(last[0]), configs, metaLogTail(consumer, topics, timeout),
+                    unreadable);
         }
     }
 
@@ -125,7 +139,8 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
     }
 
     private static <V> void readToEnd(Consumer<byte[], byte[]> consumer, TopicSpec<String, V> topic, Duration timeout,
-                                      boolean skipUnreadable, BiConsumer<String, V> sink) {
+                                      java.util.function.Consumer<String> unreadable,
+                                      BiConsumer<String, V> sink) {
         TopicReader.readToEnd(consumer, topic.name(), topic.partitions(), timeout, r -> {
             String key = topic.keySerde().deserializer().deserialize(topic.name(), r.key());
             V value;
@@ -133,10 +148,11 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
                 value = r.value() == null ? null : topic.valueSerde().deserializer().deserialize(topic.name(), r.value());
             } catch (RuntimeException e) {
                 String where = topic.name() + "-" + r.partition() + "@" + r.offset() + " (key " + key + ")";
-                if (!skipUnreadable) {
+                if (unreadable == null) {
                     throw new IllegalStateException("unreadable record at " + where + ": " + e.getMessage(), e);
                 }
-                log.warn("skipping unreadable record at {}: {}", where, e.getMessage());
+                log.warn("unreadable record at {}: {}", where, e.getMessage());
+                unreadable.accept(key);
                 return;
             }
             sink.accept(key, value);

@@ -1,9 +1,11 @@
 package io.tidemark.populator;
 
 import io.tidemark.lifecycle.engine.RuleReader;
+import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
@@ -78,6 +80,7 @@ public final class MetaLogTailer {
             String bucketsDirectory = filer.bucketsDirectory();
             BucketConfigTracker tracker = new BucketConfigTracker(rules);
             committed.configs().values().forEach(tracker::remember);
+            lookUpUnreadable(committed.unreadableConfigs(), bucketsDirectory, tracker);
             Term term = new Term(publisher, tracker, bucketsDirectory, leading);
             reconcileRegistry(tracker);
             Optional<PopulatorCheckpoint> checkpoint = committed.checkpoint().map(c -> resumePoint(c, committed));
@@ -105,6 +108,23 @@ public final class MetaLogTailer {
             return new PopulatorCheckpoint(tail.tsNs(), tail.seqAtTs() + 1, checkpoint.published(),
                     checkpoint.coldStartNs());
         }).orElse(checkpoint);
+    }
+
+    /**
+     * A bucket whose last committed config could not be read is looked up on the filer rather than taken for gone,
+     * so the reconcile below keeps (or rewrites) its registry node instead of hiding it from the walker. The topic
+     * is corrected by the bucket's next event. A failed lookup fails the term, which is retried: never a guess.
+     */
+    private void lookUpUnreadable(Set<String> buckets, String bucketsDirectory, BucketConfigTracker tracker) {
+        for (String bucket : buckets) {
+            metrics.unreadableConfig();
+            Optional<BucketConfig> config = filer.lookup(bucketsDirectory, bucket)
+                    .flatMap(entry -> BucketEntryConfig.read(bucket, entry, rules));
+            log.warn("bucket {}: its committed configuration could not be read; the filer says {}", bucket,
+                    config.map(c -> c.invalidCode() == null ? "it has lifecycle rules" : "its rules are invalid")
+                            .orElse("it has no lifecycle configuration"));
+            config.ifPresent(tracker::remember);
+        }
     }
 
     /** Makes the registry say what the committed configs say; heals a registry lost or edited by hand. */

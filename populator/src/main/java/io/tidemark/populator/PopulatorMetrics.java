@@ -29,6 +29,7 @@ public final class PopulatorMetrics {
     private final LongAdder publishedTotal = new LongAdder();
     private final LongAdder reconnects = new LongAdder();
     private final LongAdder outOfOrder = new LongAdder();
+    private final LongAdder unreadableConfigs = new LongAdder();
     private final Counter committed;
     private final Counter aborted;
     private final Counter slimmed;
@@ -68,6 +69,9 @@ public final class PopulatorMetrics {
                 .description("Events per committed transaction").register(registry);
         FunctionCounter.builder("tidemark.populator.reconnects", reconnects, LongAdder::sum)
                 .description("Filer stream reconnects").register(registry);
+        FunctionCounter.builder("tidemark.populator.configs.unreadable", unreadableConfigs, LongAdder::sum)
+                .description("bucket-configs records that could not be read at a term's start; each bucket was "
+                        + "looked up on the filer instead").register(registry);
         FunctionCounter.builder("tidemark.populator.events.out.of.order", outOfOrder, LongAdder::sum)
                 .description("Filer events older than one already read on the same stream, skipped (the meta-log "
                         + "must be in timestamp order)").register(registry);
@@ -108,6 +112,14 @@ public final class PopulatorMetrics {
 
     void invalidConfigSeen() {
         invalidConfigSeen.increment();
+    }
+
+    void unreadableConfig() {
+        unreadableConfigs.increment();
+    }
+
+    public long unreadableConfigs() {
+        return unreadableConfigs.sum();
     }
 
     void outOfOrder(long n) {

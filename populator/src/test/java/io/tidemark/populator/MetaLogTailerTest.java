@@ -10,8 +10,10 @@ import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.localcluster.EmbeddedZooKeeper;
+import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
@@ -172,6 +174,24 @@ class MetaLogTailerTest {
             leading.set(false);
             run.join(10_000);
         }
+    }
+
+    @Test
+    void shouldKeepTheRegistryNodeOfABucketWhoseCommittedConfigCouldNotBeReadAndLookItUpOnTheFiler()
+            throws Exception {
+        emulator.s3().createBucket("unreadable", false);
+        emulator.s3().putLifecycle("unreadable", PopulatorServiceTest.RULES);
+        BucketConfig config = BucketEntryConfig.read("unreadable",
+                emulator.store().lookup("/buckets", "unreadable").orElseThrow(), RuleReader.aws()).orElseThrow();
+        registry.apply(new BucketConfigChange("unreadable", config, false));
+        long now = emulator.store().events(0).get(emulator.store().events(0).size() - 1).getTsNs();
+        // The bucket's last bucket-configs record could not be read: the committed state does not know its config.
+        CommittedState state = new CommittedState(Optional.of(new PopulatorCheckpoint(now, 1, 0, now)), Map.of(),
+                Optional.empty(), java.util.Set.of("unreadable"));
+        tailer(state).run(() -> false);
+        assertThat(registry.read("unreadable")).as("a bucket with rules on the filer stays registered")
+                .contains(registry.entryFor(config));
+        assertThat(metrics.unreadableConfigs()).isEqualTo(1);
     }
 
     @Test
