@@ -7,6 +7,7 @@ import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * transaction a previous leader left open, so the two are consistent with each other and with the meta-log.
  */
 public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs,
-                             Optional<MetaLogPosition> metaLogTail, Set<String> unreadableConfigs) {
+                             Optional<MetaLogPosition> metaLogTail, Set<String> unreadableConfigs,
+                             long foreignMetaLogRecords) {
 
     /** Where the committed meta-log ends: the newest record's ts_ns and its place among events of that ts_ns. */
     public record MetaLogPosition(long tsNs, int seqAtTs) {
@@ -45,12 +48,17 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
     }
 
     public CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs) {
-        this(checkpoint, configs, Optional.empty(), Set.of());
+        this(checkpoint, configs, Optional.empty(), Set.of(), 0);
     }
 
     public CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs,
                           Optional<MetaLogPosition> metaLogTail) {
-        this(checkpoint, configs, metaLogTail, Set.of());
+        this(checkpoint, configs, metaLogTail, Set.of(), 0);
+    }
+
+    public CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<String, BucketConfig> configs,
+                          Optional<MetaLogPosition> metaLogTail, Set<String> unreadableConfigs) {
+        this(checkpoint, configs, metaLogTail, unreadableConfigs, 0);
     }
 
     private static final Logger log = LoggerFactory.getLogger(CommittedState.class);
@@ -90,18 +98,24 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
                     configs.put(bucket, config);
                 }
             });
-            return new CommittedState(Optional.ofNullable(last[0]), configs, metaLogTail(consumer, topics, timeout),
-                    unreadable);
+            long[] foreign = new long[1];
+            Optional<MetaLogPosition> tail = metaLogTail(consumer, topics, timeout, foreign);
+            if (foreign[0] > 0) {
+                log.warn("the meta-log holds {} record(s) of another writer past the populator's own; they do not "
+                        + "move its position", foreign[0]);
+            }
+            return new CommittedState(Optional.ofNullable(last[0]), configs, tail, unreadable, foreign[0]);
         }
     }
 
     /**
-     * The newest committed meta-log record over all partitions. Batches commit in stream order, so it marks the
-     * end of what was published even if a checkpoint is not readable yet. Each partition is read backwards from its
-     * end in growing windows until a record turns up (transaction markers take offsets too).
+     * The newest committed meta-log record the populator wrote, over all partitions. Batches commit in stream
+     * order, so it marks the end of what was published even if a checkpoint is not readable yet. Each partition is
+     * read backwards from its end in growing windows until one of the populator's records turns up (transaction
+     * markers take offsets too); records of other writers after it are counted in {@code foreign}.
      */
     private static Optional<MetaLogPosition> metaLogTail(Consumer<byte[], byte[]> consumer, TopicRegistry topics,
-                                                         Duration timeout) {
+                                                         Duration timeout, long[] foreign) {
         TopicSpec<String, MetaLogRecord> metaLog = topics.metaLog();
         List<TopicPartition> partitions = IntStream.range(0, metaLog.partitions())
                 .mapToObj(p -> new TopicPartition(metaLog.name(), p)).toList();
@@ -113,7 +127,11 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
             MetaLogPosition last = null;
             while (last == null && end.get(tp) > begin.get(tp)) {
                 long from = Math.max(begin.get(tp), end.get(tp) - window);
-                last = lastRecord(consumer, metaLog, tp, from, end.get(tp), timeout);
+                long[] foreignInWindow = new long[1];
+                last = lastRecord(consumer, metaLog, tp, from, end.get(tp), timeout, foreignInWindow);
+                if (last != null || from == begin.get(tp)) {
+                    foreign[0] += foreignInWindow[0];
+                }
                 if (from == begin.get(tp)) {
                     break;
                 }
@@ -127,13 +145,21 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
     }
 
     private static MetaLogPosition lastRecord(Consumer<byte[], byte[]> consumer, TopicSpec<String, MetaLogRecord> metaLog,
-                                              TopicPartition tp, long from, long end, Duration timeout) {
+                                              TopicPartition tp, long from, long end, Duration timeout,
+                                              long[] foreignAfter) {
         MetaLogPosition[] last = new MetaLogPosition[1];
         TopicReader.read(consumer, Map.of(tp, from), Map.of(tp, end), timeout, r -> {
-            if (r.value() != null) {
-                MetaLogRecord record = metaLog.valueSerde().deserializer().deserialize(metaLog.name(), r.value());
-                last[0] = new MetaLogPosition(record.getTsNs(), record.getSeqAtTs());
+            if (r.value() == null) {
+                return;
             }
+            Header writer = r.headers().lastHeader(TransactionalPublisher.WRITER_HEADER);
+            if (writer == null || !Arrays.equals(writer.value(), TransactionalPublisher.WRITER)) {
+                foreignAfter[0]++;
+                return;
+            }
+            MetaLogRecord record = metaLog.valueSerde().deserializer().deserialize(metaLog.name(), r.value());
+            last[0] = new MetaLogPosition(record.getTsNs(), record.getSeqAtTs());
+            foreignAfter[0] = 0;
         });
         return last[0];
     }

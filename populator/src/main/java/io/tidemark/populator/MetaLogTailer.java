@@ -81,6 +81,7 @@ public final class MetaLogTailer {
             BucketConfigTracker tracker = new BucketConfigTracker(rules);
             committed.configs().values().forEach(tracker::remember);
             lookUpUnreadable(committed.unreadableConfigs(), bucketsDirectory, tracker);
+            metrics.foreignMetaLogRecords(committed.foreignMetaLogRecords());
             Term term = new Term(publisher, tracker, bucketsDirectory, leading);
             reconcileRegistry(tracker);
             Optional<PopulatorCheckpoint> checkpoint = committed.checkpoint().map(c -> resumePoint(c, committed));

@@ -30,6 +30,7 @@ public final class PopulatorMetrics {
     private final LongAdder reconnects = new LongAdder();
     private final LongAdder outOfOrder = new LongAdder();
     private final LongAdder unreadableConfigs = new LongAdder();
+    private final LongAdder foreignMetaLogRecords = new LongAdder();
     private final Counter committed;
     private final Counter aborted;
     private final Counter slimmed;
@@ -69,6 +70,9 @@ public final class PopulatorMetrics {
                 .description("Events per committed transaction").register(registry);
         FunctionCounter.builder("tidemark.populator.reconnects", reconnects, LongAdder::sum)
                 .description("Filer stream reconnects").register(registry);
+        FunctionCounter.builder("tidemark.populator.meta.log.foreign.records", foreignMetaLogRecords, LongAdder::sum)
+                .description("meta-log records found past the populator's own at a term's start, written by "
+                        + "another writer and ignored for the resume position").register(registry);
         FunctionCounter.builder("tidemark.populator.configs.unreadable", unreadableConfigs, LongAdder::sum)
                 .description("bucket-configs records that could not be read at a term's start; each bucket was "
                         + "looked up on the filer instead").register(registry);
@@ -112,6 +116,15 @@ public final class PopulatorMetrics {
 
     void invalidConfigSeen() {
         invalidConfigSeen.increment();
+    }
+
+    /** Meta-log records another writer left past the populator's own, not taken as its position. */
+    void foreignMetaLogRecords(long n) {
+        foreignMetaLogRecords.add(n);
+    }
+
+    public long foreignMetaLogRecords() {
+        return foreignMetaLogRecords.sum();
     }
 
     void unreadableConfig() {

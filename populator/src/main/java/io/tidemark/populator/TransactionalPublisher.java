@@ -9,13 +9,17 @@ import io.tidemark.messages.pb.MetaLogProto.MetaLogRecordView;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -25,6 +29,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * lost its ZooKeeper session cannot commit anything once its successor has started.
  */
 public final class TransactionalPublisher implements AutoCloseable {
+
+    /**
+     * Marks the populator's own meta-log records. Only they may move its resume position: a record some other
+     * writer left on the topic says nothing about which filer events were published (see {@link CommittedState}).
+     */
+    static final String WRITER_HEADER = "tidemark-writer";
+    static final byte[] WRITER = "populator".getBytes(StandardCharsets.UTF_8);
+    private static final Iterable<Header> WRITER_HEADERS = List.of(new RecordHeader(WRITER_HEADER, WRITER));
 
     /** The largest meta-log record sent whole, below the producer's and broker's default 1 MiB limits. */
     public static final int DEFAULT_MAX_RECORD_BYTES = 1_000_000;
@@ -118,7 +130,7 @@ public final class TransactionalPublisher implements AutoCloseable {
             value = topics.metaLog().valueSerde().serializer().serialize(topic, slim.get());
             sent = Sent.SLIMMED;
         }
-        producer.send(new ProducerRecord<>(topic, record.getShard(), key, value));
+        producer.send(new ProducerRecord<>(topic, record.getShard(), null, key, value, WRITER_HEADERS));
         return sent;
     }
 
