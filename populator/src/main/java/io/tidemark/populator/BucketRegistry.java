@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.common.PathUtils;
 
 /**
  * The registry of lifecycle buckets in ZooKeeper, one node per bucket under {@link ZooKeeperPaths#BUCKETS}. Every
@@ -36,15 +37,25 @@ public final class BucketRegistry {
         return RegistryEntry.of(config, rules);
     }
 
-    public void apply(BucketConfigChange change) throws Exception {
+    /**
+     * Writes (or removes) a bucket's node. Returns false, writing nothing, for a bucket name ZooKeeper refuses in a
+     * path (control characters, say, in a directory made behind the gateway's back): a name no write could ever
+     * register must not stop the populator.
+     */
+    public boolean apply(BucketConfigChange change) throws Exception {
         String path = ZooKeeperPaths.bucket(change.bucket());
+        try {
+            PathUtils.validatePath(path);
+        } catch (IllegalArgumentException refused) {
+            return false;
+        }
         if (change.removed()) {
             try {
                 client.delete().forPath(path);
             } catch (KeeperException.NoNodeException alreadyGone) {
                 // Removed before a crash, or never registered: either way the registry is as it should be.
             }
-            return;
+            return true;
         }
         byte[] value = JSON.writeValueAsBytes(entryFor(change.config()));
         try {
@@ -52,6 +63,7 @@ public final class BucketRegistry {
         } catch (KeeperException.NodeExistsException exists) {
             client.setData().forPath(path, value);
         }
+        return true;
     }
 
     public Optional<RegistryEntry> read(String bucket) throws Exception {

@@ -128,18 +128,27 @@ public final class MetaLogTailer {
         }
     }
 
+    /** One registry write; a bucket name ZooKeeper refuses is counted and logged, and the populator goes on. */
+    private void register(BucketConfigChange change) throws Exception {
+        if (!registry.apply(change)) {
+            metrics.registryRejection();
+            log.error("bucket {}: ZooKeeper refuses the name as a path, so the bucket is not registered and will not "
+                    + "be walked (its events and configuration are still published)", change.bucket());
+        }
+    }
+
     /** Makes the registry say what the committed configs say; heals a registry lost or edited by hand. */
     private void reconcileRegistry(BucketConfigTracker tracker) throws Exception {
         for (String bucket : registry.buckets()) {
             if (tracker.current(bucket).isEmpty()) {
                 log.info("registry: removing bucket {}, which has no committed lifecycle configuration", bucket);
-                registry.apply(new BucketConfigChange(bucket, null, false));
+                register(new BucketConfigChange(bucket, null, false));
             }
         }
         for (String bucket : tracker.buckets()) {
             var config = tracker.current(bucket).orElseThrow();
             if (!registry.read(bucket).equals(Optional.of(registry.entryFor(config)))) {
-                registry.apply(new BucketConfigChange(bucket, config, false));
+                register(new BucketConfigChange(bucket, config, false));
             }
         }
         metrics.registry(tracker.size(), tracker.invalidCount());
@@ -337,7 +346,7 @@ public final class MetaLogTailer {
                 return;
             }
             BucketConfigChange c = change.get();
-            registry.apply(c);
+            register(c);
             publisher.bucketConfig(bucket, c.config());
             if (c.recovery()) {
                 publisher.bucketTask(BucketRegistry.recoveryTask(c, generationTsNs));

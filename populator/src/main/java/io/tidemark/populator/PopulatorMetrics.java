@@ -31,6 +31,7 @@ public final class PopulatorMetrics {
     private final LongAdder outOfOrder = new LongAdder();
     private final LongAdder unreadableConfigs = new LongAdder();
     private final LongAdder foreignMetaLogRecords = new LongAdder();
+    private final LongAdder registryRejected = new LongAdder();
     private final Counter committed;
     private final Counter aborted;
     private final Counter slimmed;
@@ -73,6 +74,9 @@ public final class PopulatorMetrics {
         FunctionCounter.builder("tidemark.populator.meta.log.foreign.records", foreignMetaLogRecords, LongAdder::sum)
                 .description("meta-log records found past the populator's own at a term's start, written by "
                         + "another writer and ignored for the resume position").register(registry);
+        FunctionCounter.builder("tidemark.populator.registry.rejected", registryRejected, LongAdder::sum)
+                .description("Buckets whose name ZooKeeper refuses as a path: published, but not registered, "
+                        + "so never walked").register(registry);
         FunctionCounter.builder("tidemark.populator.configs.unreadable", unreadableConfigs, LongAdder::sum)
                 .description("bucket-configs records that could not be read at a term's start; each bucket was "
                         + "looked up on the filer instead").register(registry);
@@ -125,6 +129,14 @@ public final class PopulatorMetrics {
 
     public long foreignMetaLogRecords() {
         return foreignMetaLogRecords.sum();
+    }
+
+    void registryRejection() {
+        registryRejected.increment();
+    }
+
+    public long registryRejected() {
+        return registryRejected.sum();
     }
 
     void unreadableConfig() {

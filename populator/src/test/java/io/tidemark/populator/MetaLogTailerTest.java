@@ -195,6 +195,22 @@ class MetaLogTailerTest {
     }
 
     @Test
+    void shouldPublishPastABucketWhoseNameZooKeeperRejectsAndCountIt() throws Exception {
+        long start = emulator.store().events(0).get(emulator.store().events(0).size() - 1).getTsNs();
+        // A directory made behind the gateway's back, with a control character ZooKeeper refuses in a path.
+        emulator.s3().createBucket("odd\u0001name", false);
+        emulator.s3().putLifecycle("odd\u0001name", PopulatorServiceTest.RULES);
+        emulator.s3().createBucket("b", false);
+        emulator.s3().putLifecycle("b", PopulatorServiceTest.RULES);
+        List<SubscribeMetadataResponse> events = emulator.store().events(0);
+        long lastTs = events.get(events.size() - 1).getTsNs();
+        tailer(from(start)).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
+        assertThat(lastCheckpoint().tsNs()).isEqualTo(lastTs);
+        assertThat(registry.read("b")).isPresent();
+        assertThat(metrics.registryRejected()).isEqualTo(1);
+    }
+
+    @Test
     void shouldWriteTheRegistryThenAbortAndRethrowWhenTheCommitFails() throws Exception {
         emulator.s3().createBucket("kafka-down", false);
         emulator.s3().putLifecycle("kafka-down", PopulatorServiceTest.RULES);
