@@ -27,8 +27,8 @@ class WalkFreshnessTest {
     private static final Instant FINISHED = Instant.parse("2026-11-20T02:10:00Z");
 
     @Test
-    void shouldPublishPerWalkedBucketWhenItsLastWalkFinishedAndCountBucketsNotYetSeeded(LocalCluster cluster,
-                                                                                      ClusterNamespace ns) throws Exception {
+    void shouldPublishPerWalkedBucketWhenItsLastWalkFinishedAndCountBucketsNotYetSeeded(
+            LocalCluster cluster, ClusterNamespace ns) throws Exception {
         TidemarkConfig config = new TidemarkConfig(Map.of("zookeeper.connect", cluster.zookeeperConnect(),
                 "zookeeper.chroot", ns.zookeeperChroot()));
         try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {

@@ -81,7 +81,8 @@ public final class BucketProcessorBenchCommand implements Callable<Integer> {
                     pageSize, rounds);
             try (FilerClient filer = FilerClient.connect(emulator.filerAddress(), GrpcTls.PLAINTEXT,
                     Duration.ofSeconds(60))) {
-                RuleReader rules = new RuleReader(ValidationMode.AWS, LifecycleCalendar.of(DuePolicy.AWS, Duration.ofDays(1)));
+                RuleReader rules = new RuleReader(ValidationMode.AWS,
+                        LifecycleCalendar.of(DuePolicy.AWS, Duration.ofDays(1)));
                 java.util.List<Double> ratios = new java.util.ArrayList<>();
                 for (int round = 0; round <= rounds; round++) {
                     long t0 = System.nanoTime();

@@ -106,7 +106,8 @@ class ComposeFileTest {
             assertThat(at(services.get(name), "depends_on", "topics", "condition").toString())
                     .isEqualTo("service_completed_successfully");
         }
-        assertThat(at(services.get("topics"), "depends_on", "kafka", "condition").toString()).isEqualTo("service_healthy");
+        assertThat(at(services.get("topics"), "depends_on", "kafka", "condition").toString())
+                .isEqualTo("service_healthy");
         assertThat(at(services.get("topics"), "depends_on", "zookeeper", "condition").toString())
                 .isEqualTo("service_healthy");
     }

@@ -105,7 +105,8 @@ class KubernetesManifestsTest {
         for (String dependency : List.of("kafka", "zookeeper", "seaweedfs")) {
             assertThat(find(local, "Deployment", dependency)).isNotNull();
         }
-        Map<String, Object> populator = container(at(find(local, "Deployment", "populator"), "spec", "template", "spec"));
+        Map<String, Object> populator = container(at(find(local, "Deployment", "populator"), "spec", "template",
+                "spec"));
         assertThat(populator.get("image")).isEqualTo("tidemark:dev");
         assertThat(populator.get("imagePullPolicy")).isEqualTo("Never");
         assertThat(container(at(find(local, "Deployment", "kafka"), "spec", "template", "spec")))

@@ -29,11 +29,12 @@ import org.slf4j.LoggerFactory;
  * and wait in a buffer for {@link #poll}. One response may carry a batch of up to
  * {@value #MAX_EVENTS_PER_MESSAGE} events, so the stream is asked for another message only while the buffer
  * has room for a full batch (and for one at a time when it has room for less): the buffer holds at most its
- * size plus one batch of events, and a slow consumer slows the stream instead of filling memory. When the stream fails with a transient error, ends unasked, or stays silent past the idle
- * timeout, the subscription reconnects with capped exponential backoff and resumes from the last event it
- * delivered. The filer treats {@code since_ns} as inclusive, so the events already delivered at that timestamp
- * are counted and skipped: nothing is lost and nothing repeats, even where events share a timestamp.
- * Heartbeats (responses without an event) only keep the idle timer fresh.
+ * size plus one batch of events, and a slow consumer slows the stream instead of filling memory. When the stream
+ * fails with a transient error, ends unasked, or stays silent past the idle timeout, the subscription reconnects
+ * with capped exponential backoff and resumes from the last event it delivered. The filer treats
+ * {@code since_ns} as inclusive, so the events already delivered at that timestamp are counted and skipped:
+ * nothing is lost and nothing repeats, even where events share a timestamp. Heartbeats (responses without an
+ * event) keep the idle timer fresh and tell {@link #silentFor} the filer is there.
  */
 public final class MetadataSubscription implements AutoCloseable {
 
