@@ -147,18 +147,23 @@ class PopulatorServiceTest {
         }
     }
 
+    /** A first populator term catches up on bucket b and stops; then objects are written that no term has seen. */
+    private static void catchUpThenWrite(PopulatorFixture f, int objects) throws Exception {
+        S3Gateway s3 = f.emulator.s3();
+        s3.createBucket("b", false);
+        try (PopulatorService first = f.startPopulator()) {
+            f.awaitCaughtUp(CATCH_UP);
+        }
+        for (int i = 0; i < objects; i++) {
+            s3.putObject("b", "k" + i, 1, Map.of(), Map.of());
+        }
+    }
+
     @Test
     void shouldNotRepublishEventsTheMetaLogHoldsBeyondTheCheckpoint(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
         try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "tail", Map.of())) {
-            S3Gateway s3 = f.emulator.s3();
-            s3.createBucket("b", false);
-            try (PopulatorService first = f.startPopulator()) {
-                f.awaitCaughtUp(CATCH_UP);
-            }
-            for (int i = 0; i < 5; i++) {
-                s3.putObject("b", "k" + i, 1, Map.of(), Map.of());
-            }
+            catchUpThenWrite(f, 5);
             // Three of the new events reach the meta-log in a committed transaction whose checkpoint never shows:
             // what a transaction decided on the meta-log partitions but not on the checkpoint's looks like.
             List<SubscribeMetadataResponse> events = f.filerEvents();
@@ -182,14 +187,7 @@ class PopulatorServiceTest {
     void shouldNotLetAnotherWriterOfTheMetaLogMoveItsResumePosition(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
         try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "foreign", Map.of())) {
-            S3Gateway s3 = f.emulator.s3();
-            s3.createBucket("b", false);
-            try (PopulatorService first = f.startPopulator()) {
-                f.awaitCaughtUp(CATCH_UP);
-            }
-            for (int i = 0; i < 5; i++) {
-                s3.putObject("b", "k" + i, 1, Map.of(), Map.of());
-            }
+            catchUpThenWrite(f, 5);
             List<SubscribeMetadataResponse> events = f.filerEvents();
             long newest = events.get(events.size() - 1).getTsNs();
             // Some other tool writes a well-formed record, newer than anything on the filer, to the meta-log.
