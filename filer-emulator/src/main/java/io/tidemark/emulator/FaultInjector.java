@@ -1,11 +1,14 @@
 package io.tidemark.emulator;
 
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.tidemark.seaweed.pb.FilerProto.LookupDirectoryEntryRequest;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
+import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Knobs that make the emulator misbehave on purpose, settable at start and while it runs: a probability of
- * failing any RPC with UNAVAILABLE, a latency added to every RPC, and outcomes forced for chosen object paths.
+ * failing any RPC with UNAVAILABLE, a latency added to every RPC, outcomes forced for chosen object paths, and
+ * lookups of chosen names refused with a status of their own (a permanent error for one entry, say).
  */
 public final class FaultInjector implements ServerInterceptor {
 
@@ -25,6 +29,12 @@ public final class FaultInjector implements ServerInterceptor {
     private volatile double unavailableProbability;
     private volatile Duration latency = Duration.ZERO;
     private final Map<String, ForcedOutcome> forced = new ConcurrentHashMap<>();
+    private final Map<String, Status.Code> refusedLookups = new ConcurrentHashMap<>();
+
+    /** Makes every {@code LookupDirectoryEntry} of an entry called {@code name} fail with {@code code}. */
+    public void refuseLookups(String name, Status.Code code) {
+        refusedLookups.put(name, code);
+    }
 
     public void setUnavailableProbability(double probability) {
         if (probability < 0 || probability > 1) {
@@ -58,6 +68,7 @@ public final class FaultInjector implements ServerInterceptor {
 
     public void clearAll() {
         forced.clear();
+        refusedLookups.clear();
         unavailableProbability = 0;
         latency = Duration.ZERO;
     }
@@ -82,6 +93,35 @@ public final class FaultInjector implements ServerInterceptor {
             return new ServerCall.Listener<>() {
             };
         }
+        if (!refusedLookups.isEmpty() && call.getMethodDescriptor().getFullMethodName()
+                .equals(SeaweedFilerGrpc.getLookupDirectoryEntryMethod().getFullMethodName())) {
+            return refusingLookups(call, next.startCall(call, headers));
+        }
         return next.startCall(call, headers);
+    }
+
+    private <Q, R> ServerCall.Listener<Q> refusingLookups(ServerCall<Q, R> call, ServerCall.Listener<Q> delegate) {
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(delegate) {
+            private boolean refused;
+
+            @Override
+            public void onMessage(Q message) {
+                Status.Code code = message instanceof LookupDirectoryEntryRequest request
+                        ? refusedLookups.get(request.getName()) : null;
+                if (code == null) {
+                    super.onMessage(message);
+                    return;
+                }
+                refused = true;
+                call.close(Status.fromCode(code).withDescription("injected refusal"), new Metadata());
+            }
+
+            @Override
+            public void onHalfClose() {
+                if (!refused) {
+                    super.onHalfClose();
+                }
+            }
+        };
     }
 }

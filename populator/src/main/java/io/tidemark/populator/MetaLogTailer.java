@@ -8,9 +8,11 @@ import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.ShardFunction;
+import io.tidemark.seaweed.client.FailureKind;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.client.MetadataSubscription;
+import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
@@ -302,8 +304,10 @@ public final class MetaLogTailer {
                 for (Map.Entry<String, Long> changed : bucketsChanged.entrySet()) {
                     // The bucket as it is now, not as the events show it: a replayed event (after a crash or in
                     // the cold-start overlap) must never set an older configuration over a newer one.
-                    bucketEntry(changed.getKey(), filer.lookup(bucketsDirectory, changed.getKey()).orElse(null),
-                            changed.getValue());
+                    Optional<Optional<Entry>> now = lookUp(changed.getKey());
+                    if (now.isPresent()) {
+                        bucketEntry(changed.getKey(), now.get().orElse(null), changed.getValue());
+                    }
                 }
                 if (!leading.getAsBoolean()) {
                     abort();
@@ -331,6 +335,25 @@ public final class MetaLogTailer {
                 metrics.parked();
                 log.error("event {} is {} bytes and cannot be made small enough for one Kafka record: not published",
                         event, record.getSerializedSize());
+            }
+        }
+
+        /**
+         * The bucket's entry now (empty inside: the bucket is gone), or nothing when the filer refuses the lookup with
+         * a permanent error: then the bucket's configuration stays as it was until its next event, with an error log
+         * and a count, instead of failing every batch for ever. Transient errors still fail the batch, to be retried.
+         */
+        private Optional<Optional<Entry>> lookUp(String bucket) {
+            try {
+                return Optional.of(filer.lookup(bucketsDirectory, bucket));
+            } catch (SeaweedCallException e) {
+                if (e.kind() != FailureKind.PERMANENT) {
+                    throw e;
+                }
+                metrics.bucketLookupFailed();
+                log.error("bucket {}: the filer refuses to look it up ({}); its lifecycle configuration is left as it "
+                        + "was until its next event", bucket, e.getMessage());
+                return Optional.empty();
             }
         }
 

@@ -32,6 +32,7 @@ public final class PopulatorMetrics {
     private final LongAdder unreadableConfigs = new LongAdder();
     private final LongAdder foreignMetaLogRecords = new LongAdder();
     private final LongAdder registryRejected = new LongAdder();
+    private final LongAdder bucketLookupsFailed = new LongAdder();
     private final Counter committed;
     private final Counter aborted;
     private final Counter slimmed;
@@ -74,6 +75,9 @@ public final class PopulatorMetrics {
         FunctionCounter.builder("tidemark.populator.meta.log.foreign.records", foreignMetaLogRecords, LongAdder::sum)
                 .description("meta-log records found past the populator's own at a term's start, written by "
                         + "another writer and ignored for the resume position").register(registry);
+        FunctionCounter.builder("tidemark.populator.bucket.lookups.failed", bucketLookupsFailed, LongAdder::sum)
+                .description("Bucket lookups the filer refused with a permanent error; the bucket's configuration "
+                        + "was left as it was for that batch").register(registry);
         FunctionCounter.builder("tidemark.populator.registry.rejected", registryRejected, LongAdder::sum)
                 .description("Buckets whose name ZooKeeper refuses as a path: published, but not registered, "
                         + "so never walked").register(registry);
@@ -129,6 +133,14 @@ public final class PopulatorMetrics {
 
     public long foreignMetaLogRecords() {
         return foreignMetaLogRecords.sum();
+    }
+
+    void bucketLookupFailed() {
+        bucketLookupsFailed.increment();
+    }
+
+    public long bucketLookupsFailed() {
+        return bucketLookupsFailed.sum();
     }
 
     void registryRejection() {

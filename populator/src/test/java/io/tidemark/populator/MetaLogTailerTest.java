@@ -211,6 +211,23 @@ class MetaLogTailerTest {
     }
 
     @Test
+    void shouldPublishPastABucketTheFilerPermanentlyRefusesToLookUpAndCountIt() throws Exception {
+        long start = emulator.store().events(0).get(emulator.store().events(0).size() - 1).getTsNs();
+        emulator.s3().createBucket("locked-out", false);
+        emulator.s3().putLifecycle("locked-out", PopulatorServiceTest.RULES);
+        emulator.s3().createBucket("b", false);
+        emulator.s3().putLifecycle("b", PopulatorServiceTest.RULES);
+        emulator.faults().refuseLookups("locked-out", io.grpc.Status.Code.PERMISSION_DENIED);
+        List<SubscribeMetadataResponse> events = emulator.store().events(0);
+        long lastTs = events.get(events.size() - 1).getTsNs();
+        tailer(from(start)).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
+        assertThat(lastCheckpoint().tsNs()).isEqualTo(lastTs);
+        assertThat(registry.read("b")).isPresent();
+        assertThat(registry.read("locked-out")).as("left as it was: its configuration is unknown").isEmpty();
+        assertThat(metrics.bucketLookupsFailed()).isEqualTo(1);
+    }
+
+    @Test
     void shouldWriteTheRegistryThenAbortAndRethrowWhenTheCommitFails() throws Exception {
         emulator.s3().createBucket("kafka-down", false);
         emulator.s3().putLifecycle("kafka-down", PopulatorServiceTest.RULES);
