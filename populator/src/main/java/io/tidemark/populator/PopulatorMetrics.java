@@ -131,10 +131,6 @@ public final class PopulatorMetrics {
         foreignMetaLogRecords.add(n);
     }
 
-    public long foreignMetaLogRecords() {
-        return foreignMetaLogRecords.sum();
-    }
-
     void bucketLookupFailed() {
         bucketLookupsFailed.increment();
     }

@@ -22,9 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /** The populator as a service against real Kafka, ZooKeeper and the emulated filer. */
@@ -180,32 +177,6 @@ class PopulatorServiceTest {
             f.startPopulator();
             f.awaitCaughtUp(CATCH_UP);
             f.assertExactlyOnce();
-        }
-    }
-
-    @Test
-    void shouldNotLetAnotherWriterOfTheMetaLogMoveItsResumePosition(LocalCluster cluster, ClusterNamespace ns)
-            throws Exception {
-        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "foreign", Map.of())) {
-            catchUpThenWrite(f, 5);
-            List<SubscribeMetadataResponse> events = f.filerEvents();
-            long newest = events.get(events.size() - 1).getTsNs();
-            // Some other tool writes a well-formed record, newer than anything on the filer, to the meta-log.
-            MetaLogRecord foreign = MetaLogRecord.newBuilder().setTsNs(newest + 1_000_000_000L).setBucket("b")
-                    .setLogicalKey("tool").setKind(EventKind.OTHER).build();
-            try (KafkaProducer<byte[], byte[]> tool = new KafkaProducer<>(f.config.producerProperties(),
-                    new ByteArraySerializer(), new ByteArraySerializer())) {
-                tool.send(new ProducerRecord<>(f.topics.metaLog().name(), 0, "b/tool".getBytes(),
-                        foreign.toByteArray())).get();
-            }
-
-            try (PopulatorService second = f.startPopulator()) {
-                f.awaitCaughtUp(CATCH_UP);
-                Set<Long> published = f.metaLog().stream().map(p -> p.record().getTsNs()).collect(Collectors.toSet());
-                assertThat(events.subList(events.size() - 5, events.size())).as("the events after the first term")
-                        .allSatisfy(e -> assertThat(published).contains(e.getTsNs()));
-                assertThat(second.metrics().foreignMetaLogRecords()).isPositive();
-            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.tidemark.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tidemark.cli.ServiceProcess;
 import io.tidemark.cli.TidemarkCommand;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -31,7 +33,9 @@ import picocli.CommandLine;
 /**
  * The whole pipeline, every service as its own process (populator, replay-streams, object processor, bucket
  * processor; the conductor run once at a time as a CronJob would), from S3 operations to the filer's final state,
- * with a kill -9 of replay-streams while timers are pending. A lifecycle day lasts five seconds.
+ * with a kill -9 of replay-streams while timers are pending. A lifecycle day lasts five seconds. At the end, what
+ * operators would see of it: a real Prometheus scrapes every service (a conductor on its schedule too) and every
+ * dashboard query must return data ({@link DashboardCheck}).
  *
  * <p>What must happen is written down per object from S3's rules (the model below), not computed by the engine:
  * which objects go, which stay, and before when none may go.
@@ -47,7 +51,8 @@ class EndToEndTest {
 
     @Test
     void shouldCarryOutEveryDueActionAndNothingElseAcrossAKillNine(LocalCluster cluster, ClusterNamespace ns,
-                                                                   @TempDir Path state) throws Exception {
+                                                                   @TempDir Path state, @TempDir Path scratch)
+            throws Exception {
         try (FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral(), Clock.systemUTC()).start()) {
             S3Gateway s3 = emulator.s3();
             List<String> settings = settings(cluster, ns, emulator, state);
@@ -58,6 +63,10 @@ class EndToEndTest {
                 services.add(start("bucket-processor", settings));
                 ServiceProcess replay = start("replay-streams", settings);
                 services.add(replay);
+                // Never fires during the test (passes run one at a time below); scraped at the end.
+                List<String> scheduled = new ArrayList<>(List.of("conductor", "--schedule", "0 0 1 1 *"));
+                scheduled.addAll(settings);
+                services.add(ServiceProcess.start("256m", Map.of(), scheduled.toArray(String[]::new)));
                 for (ServiceProcess service : services) {
                     await().atMost(Duration.ofSeconds(120)).until(() -> service.get("/readyz").statusCode() == 200);
                 }
@@ -90,12 +99,24 @@ class EndToEndTest {
                         .hasSize(2);
                 assertThat(listUploads(s3)).as("the forgotten upload was aborted").isEmpty();
                 assertThat(dlqRecords(settings)).as("nothing parked").contains("0 parked");
+                Optional<Path> prometheus = PrometheusServer.binary();
+                if (prometheus.isPresent()) {
+                    DashboardCheck.assertEveryPanelHasData(prometheus.get(), services, scratch);
+                }
             } finally {
                 for (ServiceProcess service : services) {
                     service.close();
                 }
             }
         }
+    }
+
+    @Test
+    void shouldHaveAPrometheusToCheckTheDashboardsWith() {
+        // The dashboard check above runs only where the binary is; this says so in the report where it is not.
+        assumeTrue(PrometheusServer.binary().isPresent(),
+                "prometheus is not installed (.ci/run installs Debian's package when apt is there): the end-to-end "
+                        + "test did not check the dashboards");
     }
 
     static List<String> settings(LocalCluster cluster, ClusterNamespace ns, FilerEmulator emulator, Path state) {
@@ -113,6 +134,7 @@ class EndToEndTest {
         s.put("management.port", "0");
         s.put("replay-streams.state.dir", state.toString());
         s.put("replay-streams.status.interval.ms", "1000");
+        s.put("bucket-processor.status.interval.ms", "1000");
         s.put("conductor.walk.stale.ms", "60000");
         s.put("kafka.consumer.session.timeout.ms", "6000");
         s.put("kafka.consumer.heartbeat.interval.ms", "500");

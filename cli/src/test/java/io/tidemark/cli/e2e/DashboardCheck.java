@@ -1,0 +1,70 @@
+package io.tidemark.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidemark.cli.ServiceProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * What operators will see of a running pipeline: a real Prometheus scrapes every service, and every expression of
+ * every provisioned dashboard must come back with data, every alert rule must evaluate without error, and none may
+ * fire on a healthy pipeline.
+ */
+final class DashboardCheck {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private DashboardCheck() {
+    }
+
+    static Path repositoryRoot() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.exists(p.resolve("mvnw"))) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("cannot find the repository root");
+    }
+
+    static void assertEveryPanelHasData(Path prometheus, List<ServiceProcess> services, Path scratch)
+            throws Exception {
+        Path root = repositoryRoot();
+        List<Integer> ports = services.stream().map(ServiceProcess::managementPort).toList();
+        try (PrometheusServer server = PrometheusServer.start(prometheus, scratch, ports,
+                root.resolve("deploy/prometheus/alerts.yml"))) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> server.targetHealth().stream()
+                    .filter("up"::equals).count() == services.size());
+            // A few scrapes, so that rate() over the panels' windows has two samples or more.
+            Thread.sleep(4_000);
+            List<String> empty = new ArrayList<>();
+            int queried = 0;
+            try (Stream<Path> files = Files.list(root.resolve("deploy/grafana/dashboards"))) {
+                for (Path file : files.sorted().toList()) {
+                    for (JsonNode panel : JSON.readTree(file.toFile()).path("panels")) {
+                        for (JsonNode target : panel.path("targets")) {
+                            queried++;
+                            if (server.query(target.path("expr").asText()).path("result").isEmpty()) {
+                                empty.add(file.getFileName() + " / " + panel.path("title").asText() + ": "
+                                        + target.path("expr").asText());
+                            }
+                        }
+                    }
+                }
+            }
+            assertThat(queried).isGreaterThan(30);
+            assertThat(empty).as("dashboard expressions with no data").isEmpty();
+            assertThat(server.ruleHealth()).hasSize(8).allSatisfy((name, health) ->
+                    assertThat(health).as(name).isEqualTo("ok"));
+            assertThat(server.query("ALERTS{alertstate=\"firing\"}").path("result"))
+                    .as("alerts firing on a healthy pipeline").isEmpty();
+        }
+    }
+}
