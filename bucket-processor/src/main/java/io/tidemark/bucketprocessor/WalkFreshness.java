@@ -44,8 +44,9 @@ final class WalkFreshness {
     void refresh() throws Exception {
         List<MultiGauge.Row<?>> rows = new ArrayList<>();
         long never = 0;
-        for (String bucket : registry.buckets()) {
-            Optional<RegistryEntry> entry = registry.read(bucket);
+        for (var node : registry.readAll().entrySet()) {
+            String bucket = node.getKey();
+            Optional<RegistryEntry> entry = node.getValue();
             if (entry.isEmpty() || !entry.get().walkable()) {
                 continue;
             }

@@ -60,6 +60,8 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String POPULATOR_COLD_START_OVERLAP_MS = "populator.cold-start.overlap.ms";
     public static final String POPULATOR_STATUS_INTERVAL_MS = "populator.status.interval.ms";
     public static final String POPULATOR_RECORD_MAX_BYTES = "populator.record.max.bytes";
+    public static final String POPULATOR_COLD_START_CHUNK_BUCKETS = "populator.cold-start.chunk.buckets";
+    public static final String POPULATOR_REGISTRY_RECONCILE_MS = "populator.registry.reconcile.ms";
     public static final String REPLAY_PUNCTUATE_INTERVAL_MS = "replay-streams.punctuate.interval.ms";
     public static final String REPLAY_MAX_FIRED_PER_TICK = "replay-streams.max.fired.per.tick";
     public static final String REPLAY_STATE_DIR = "replay-streams.state.dir";
@@ -168,6 +170,15 @@ public class TidemarkConfig extends AbstractConfig {
                         "On a cold start the populator subscribes from this long before its bucket enumeration "
                                 + "began, so clock skew between it and the filer cannot open a gap; events in the "
                                 + "overlap are published once like any other.")
+                .define(POPULATOR_COLD_START_CHUNK_BUCKETS, Type.INT, 2_000, Range.between(1, 1_000_000),
+                        Importance.LOW, "A cold start commits its bucket enumeration in transactions of at most this "
+                                + "many buckets (and at most a quarter of the producer's transaction.timeout.ms), "
+                                + "each with a checkpoint naming the last bucket enumerated, so any number of "
+                                + "buckets fits and an interrupted cold start resumes where it stopped.")
+                .define(POPULATOR_REGISTRY_RECONCILE_MS, Type.LONG, 300_000L, Range.atLeast(100), Importance.LOW,
+                        "How often the leading populator compares the ZooKeeper bucket registry with the "
+                                + "configurations it has published and repairs any difference (besides at the start "
+                                + "of each leadership term).")
                 .define(POPULATOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                         "How often the populator logs its status line.")
                 .define(POPULATOR_RECORD_MAX_BYTES, Type.INT, 1_000_000, Range.between(10_000, 100_000_000),

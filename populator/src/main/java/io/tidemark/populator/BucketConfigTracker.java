@@ -25,6 +25,8 @@ public final class BucketConfigTracker {
 
     private final RuleReader rules;
     private final Map<String, BucketConfig> known = new HashMap<>();
+    /** Kept as configurations come and go: counting on every change made a cold start quadratic. */
+    private int invalid;
 
     public BucketConfigTracker(RuleReader rules) {
         this.rules = rules;
@@ -32,7 +34,22 @@ public final class BucketConfigTracker {
 
     /** Seeds the last known state, e.g. from the compacted bucket-configs topic after a restart. */
     public void remember(BucketConfig config) {
+        put(config);
+    }
+
+    private void put(BucketConfig config) {
+        forget(config.bucket());
         known.put(config.bucket(), config);
+        if (config.invalidCode() != null) {
+            invalid++;
+        }
+    }
+
+    private void forget(String bucket) {
+        BucketConfig gone = known.remove(bucket);
+        if (gone != null && gone.invalidCode() != null) {
+            invalid--;
+        }
     }
 
     public Optional<BucketConfig> current(String bucket) {
@@ -44,7 +61,7 @@ public final class BucketConfigTracker {
     }
 
     public int invalidCount() {
-        return (int) known.values().stream().filter(c -> c.invalidCode() != null).count();
+        return invalid;
     }
 
     /** Every bucket with a known configuration, valid or not. */
@@ -63,10 +80,10 @@ public final class BucketConfigTracker {
             return Optional.empty();
         }
         if (next == null) {
-            known.remove(bucket);
+            forget(bucket);
             return Optional.of(new BucketConfigChange(bucket, null, false));
         }
-        known.put(bucket, next);
+        put(next);
         boolean valid = next.invalidCode() == null;
         boolean wasValid = previous != null && previous.invalidCode() == null;
         boolean recovery = valid && (!wasValid || !previous.ruleSetHash().equals(next.ruleSetHash()));

@@ -7,16 +7,31 @@ import io.tidemark.messages.BucketTask;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.ZooKeeperPaths;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.common.PathUtils;
 
 /**
  * The registry of lifecycle buckets in ZooKeeper, one node per bucket under {@link ZooKeeperPaths#BUCKETS}. Every
  * write is idempotent — create or overwrite, delete if present — so the populator can repeat it after a crash
  * before its Kafka transaction committed, and the registry still ends up right.
+ *
+ * <p>A registry {@linkplain #fencedBy fenced} by the leader's latch node writes each change in a ZooKeeper multi-op
+ * that first checks the node still exists. Kafka fences a deposed leader's transactions; this fences its registry
+ * writes, so a write delayed past the leader's session expiry can never land after its successor's reconcile.
+ * Writes are pipelined ({@link LifecycleBuckets#IN_FLIGHT} outstanding), so thousands of buckets take about a second.
  */
 public final class BucketRegistry {
 
@@ -25,11 +40,23 @@ public final class BucketRegistry {
     private final CuratorFramework client;
     private final LifecycleBuckets reader;
     private final RuleReader rules;
+    private final String leaderNode;
+    private volatile boolean parentExists;
 
     public BucketRegistry(CuratorFramework client, RuleReader rules) {
+        this(client, rules, null);
+    }
+
+    private BucketRegistry(CuratorFramework client, RuleReader rules, String leaderNode) {
         this.client = client;
         this.reader = new LifecycleBuckets(client);
         this.rules = rules;
+        this.leaderNode = leaderNode;
+    }
+
+    /** This registry, writing only while {@code node} (the leader's latch node; null: unfenced) exists. */
+    public BucketRegistry fencedBy(String node) {
+        return new BucketRegistry(client, rules, node);
     }
 
     /** The node a bucket's configuration should have. */
@@ -43,27 +70,141 @@ public final class BucketRegistry {
      * register must not stop the populator.
      */
     public boolean apply(BucketConfigChange change) throws Exception {
-        String path = ZooKeeperPaths.bucket(change.bucket());
-        try {
-            PathUtils.validatePath(path);
-        } catch (IllegalArgumentException refused) {
-            return false;
+        return applyAll(List.of(change)).isEmpty();
+    }
+
+    /**
+     * Writes every change, pipelined, and waits for all of them.
+     *
+     * @return the buckets whose names ZooKeeper refuses as paths, which were not written
+     * @throws LeadershipLostException when the registry is fenced and its leader node is gone; some of the changes
+     *                                 may have been written before it went, none after
+     */
+    public List<String> applyAll(Collection<BucketConfigChange> changes) throws Exception {
+        Batch batch = batch();
+        for (BucketConfigChange change : changes) {
+            batch.add(change);
         }
-        if (change.removed()) {
+        return batch.finish();
+    }
+
+    /** Writes that start as they are added and are waited for together. */
+    public Batch batch() {
+        return new Batch();
+    }
+
+    /**
+     * A set of registry writes in flight, at most {@link LifecycleBuckets#IN_FLIGHT} at a time. Each starts when it is
+     * added, so the writes overlap with whatever the caller does next; {@link #finish} waits for them all. A bucket
+     * changed twice belongs in two batches, the first finished before the second starts: within one batch the
+     * writes may land in any order.
+     */
+    public final class Batch {
+        private final Semaphore window = new Semaphore(LifecycleBuckets.IN_FLIGHT);
+        private final List<CompletableFuture<Void>> writes = new ArrayList<>();
+        private final List<String> refused = new ArrayList<>();
+
+        public void add(BucketConfigChange change) throws Exception {
+            String path = ZooKeeperPaths.bucket(change.bucket());
             try {
-                client.delete().forPath(path);
-            } catch (KeeperException.NoNodeException alreadyGone) {
-                // Removed before a crash, or never registered: either way the registry is as it should be.
+                PathUtils.validatePath(path);
+            } catch (IllegalArgumentException notAPath) {
+                refused.add(change.bucket());
+                return;
             }
-            return true;
+            if (!parentExists) {
+                client.createContainers(ZooKeeperPaths.BUCKETS);
+                parentExists = true;
+            }
+            window.acquire();
+            CompletableFuture<Void> write = write(change, path);
+            write.whenComplete((done, error) -> window.release());
+            writes.add(write);
+        }
+
+        public boolean isEmpty() {
+            return writes.isEmpty() && refused.isEmpty();
+        }
+
+        /**
+         * Waits for every write added.
+         *
+         * @return the buckets whose names ZooKeeper refuses as paths, which were not written
+         * @throws LeadershipLostException when the registry is fenced and its leader node is gone; some writes may
+         *                                 have landed before it went, none after
+         */
+        public List<String> finish() throws Exception {
+            Exception failure = null;
+            for (CompletableFuture<Void> write : writes) {
+                try {
+                    write.get();
+                } catch (ExecutionException e) {
+                    Exception cause = e.getCause() instanceof Exception c ? c : e;
+                    if (failure == null || cause instanceof LeadershipLostException) {
+                        failure = cause;
+                    }
+                }
+            }
+            writes.clear();
+            List<String> names = List.copyOf(refused);
+            refused.clear();
+            if (failure != null) {
+                throw failure;
+            }
+            return names;
+        }
+    }
+
+    private CompletableFuture<Void> write(BucketConfigChange change, String path) throws Exception {
+        if (change.removed()) {
+            // Removed before a crash, or never registered: either way the registry is as it should be.
+            return multi(client.transactionOp().delete().forPath(path)).thenAccept(code -> expect(code, path,
+                    Code.OK, Code.NONODE));
         }
         byte[] value = JSON.writeValueAsBytes(entryFor(change.config()));
-        try {
-            client.create().creatingParentsIfNeeded().forPath(path, value);
-        } catch (KeeperException.NodeExistsException exists) {
-            client.setData().forPath(path, value);
+        return multi(client.transactionOp().create().forPath(path, value)).thenCompose(code -> {
+            if (code != Code.NODEEXISTS) {
+                expect(code, path, Code.OK);
+                return CompletableFuture.completedFuture(null);
+            }
+            try {
+                return multi(client.transactionOp().setData().forPath(path, value)).thenAccept(c -> expect(c, path,
+                        Code.OK, Code.NONODE));
+            } catch (Exception e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
+    }
+
+    private static void expect(Code code, String path, Code... accepted) {
+        for (Code ok : accepted) {
+            if (code == ok) {
+                return;
+            }
         }
-        return true;
+        throw new CompletionException(KeeperException.create(code, path));
+    }
+
+    /**
+     * Runs one write as a multi-op, behind a check of the leader node when fenced; completes with the write's own
+     * result code, or with {@link LeadershipLostException} when the check failed.
+     */
+    private CompletableFuture<Code> multi(CuratorOp op) throws Exception {
+        List<CuratorOp> ops = leaderNode == null ? List.of(op)
+                : List.of(client.transactionOp().check().forPath(leaderNode), op);
+        CompletableFuture<Code> result = new CompletableFuture<>();
+        client.transaction().inBackground((c, event) -> {
+            Code code = Code.get(event.getResultCode());
+            List<CuratorTransactionResult> results = event.getOpResults();
+            if (code == Code.OK || results == null || results.size() != ops.size()) {
+                result.complete(code);
+            } else if (leaderNode != null && results.get(0).getError() != 0) {
+                result.completeExceptionally(new LeadershipLostException(leaderNode));
+            } else {
+                result.complete(Code.get(results.get(ops.size() - 1).getError()));
+            }
+        }).forOperations(ops);
+        return result;
     }
 
     public Optional<RegistryEntry> read(String bucket) throws Exception {
@@ -72,6 +213,11 @@ public final class BucketRegistry {
 
     public List<String> buckets() throws Exception {
         return reader.buckets();
+    }
+
+    /** Every node and its entry (empty: unparseable), read pipelined. */
+    public Map<String, Optional<RegistryEntry>> readAll() throws Exception {
+        return reader.readAll();
     }
 
     /**

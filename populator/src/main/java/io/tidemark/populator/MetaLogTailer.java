@@ -16,12 +16,13 @@ import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import io.tidemark.zookeeper.RegistryEntry;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,8 +71,17 @@ public final class MetaLogTailer {
         this.metrics = metrics;
     }
 
-    /** Tails while {@code leading} holds; returns when it stops holding. */
+    /** Tails while {@code leading} holds, with unfenced registry writes (tests, single instances). */
     public void run(BooleanSupplier leading) throws Exception {
+        run(leading, null);
+    }
+
+    /**
+     * Tails while {@code leading} holds; returns when it stops holding.
+     *
+     * @param leaderNode this instance's leader latch node: registry writes land only while it exists
+     */
+    public void run(BooleanSupplier leading, String leaderNode) throws Exception {
         long began = System.nanoTime();
         try (TransactionalPublisher publisher = publishers.get()) {
             long fenced = System.nanoTime();
@@ -84,11 +94,21 @@ public final class MetaLogTailer {
             committed.configs().values().forEach(tracker::remember);
             lookUpUnreadable(committed.unreadableConfigs(), bucketsDirectory, tracker);
             metrics.foreignMetaLogRecords(committed.foreignMetaLogRecords());
-            Term term = new Term(publisher, tracker, bucketsDirectory, leading);
-            reconcileRegistry(tracker);
+            Term term = new Term(publisher, tracker, registry.fencedBy(leaderNode), bucketsDirectory, leading);
+            if (!term.reconcileRegistry()) {
+                return;
+            }
             Optional<PopulatorCheckpoint> checkpoint = committed.checkpoint().map(c -> resumePoint(c, committed));
             if (checkpoint.isEmpty()) {
-                checkpoint = term.coldStart();
+                long startNs = EpochNanos.of(clock.instant());
+                long subscribeFrom = Math.max(0, startNs - settings.coldStartOverlap().toNanos());
+                log.info("cold start: no checkpoint; enumerating buckets under {}", bucketsDirectory);
+                metrics.coldStart();
+                checkpoint = term.coldStart(new PopulatorCheckpoint(subscribeFrom, 0, 0, startNs, ""));
+            } else if (checkpoint.get().coldStarting()) {
+                log.info("cold start: resuming the bucket enumeration after \"{}\"",
+                        checkpoint.get().coldStartCursor());
+                checkpoint = term.coldStart(checkpoint.get());
             } else {
                 log.info("resuming after ts_ns {} ({} events at that ts, {} published so far)", checkpoint.get().tsNs(),
                         checkpoint.get().eventsAtTs(), checkpoint.get().published());
@@ -109,7 +129,7 @@ public final class MetaLogTailer {
             log.warn("the meta-log holds events past the checkpoint (ts_ns {} #{} beyond ts_ns {}); resuming after them",
                     tail.tsNs(), tail.seqAtTs(), checkpoint.tsNs());
             return new PopulatorCheckpoint(tail.tsNs(), tail.seqAtTs() + 1, checkpoint.published(),
-                    checkpoint.coldStartNs());
+                    checkpoint.coldStartNs(), checkpoint.coldStartCursor());
         }).orElse(checkpoint);
     }
 
@@ -130,94 +150,167 @@ public final class MetaLogTailer {
         }
     }
 
-    /** One registry write; a bucket name ZooKeeper refuses is counted and logged, and the populator goes on. */
-    private void register(BucketConfigChange change) throws Exception {
-        if (!registry.apply(change)) {
-            metrics.registryRejection();
-            log.error("bucket {}: ZooKeeper refuses the name as a path, so the bucket is not registered and will not "
-                    + "be walked (its events and configuration are still published)", change.bucket());
-        }
-    }
-
-    /** Makes the registry say what the committed configs say; heals a registry lost or edited by hand. */
-    private void reconcileRegistry(BucketConfigTracker tracker) throws Exception {
-        for (String bucket : registry.buckets()) {
-            if (tracker.current(bucket).isEmpty()) {
-                log.info("registry: removing bucket {}, which has no committed lifecycle configuration", bucket);
-                register(new BucketConfigChange(bucket, null, false));
-            }
-        }
-        for (String bucket : tracker.buckets()) {
-            var config = tracker.current(bucket).orElseThrow();
-            if (!registry.read(bucket).equals(Optional.of(registry.entryFor(config)))) {
-                register(new BucketConfigChange(bucket, config, false));
-            }
-        }
-        metrics.registry(tracker.size(), tracker.invalidCount());
-    }
-
     /** The state of one term: what has been published since the last commit, and where it ends. */
     private final class Term {
         private final TransactionalPublisher publisher;
         private final BucketConfigTracker tracker;
+        private final BucketRegistry registry;
         private final EventClassifier classifier;
         private final BooleanSupplier leading;
         private final String bucketsDirectory;
+        /**
+         * The open transaction's registry writes, under way as its buckets are applied and waited for before its
+         * commit. Each bucket is applied at most once per transaction, which is what a batch asks.
+         */
+        private final BucketRegistry.Batch registryWrites;
         private long lastTsNs;
         private int eventsAtTs;
 
-        Term(TransactionalPublisher publisher, BucketConfigTracker tracker, String bucketsDirectory,
-             BooleanSupplier leading) {
+        Term(TransactionalPublisher publisher, BucketConfigTracker tracker, BucketRegistry registry,
+             String bucketsDirectory, BooleanSupplier leading) {
             this.publisher = publisher;
             this.tracker = tracker;
+            this.registry = registry;
+            this.registryWrites = registry.batch();
             this.bucketsDirectory = bucketsDirectory;
             this.classifier = new EventClassifier(bucketsDirectory, shards);
             this.leading = leading;
         }
 
         /**
-         * Lists every bucket, seeds the registry and configs, asks for a recovery walk of each lifecycle bucket,
-         * and checkpoints the instant the listing began (less the overlap), so the subscription covers everything
-         * that changes during and after the listing.
+         * Lists every bucket, seeds the registry and configs and asks for a recovery walk of each lifecycle bucket, a
+         * chunk per transaction, each committed with a checkpoint naming the last bucket listed: no transaction has
+         * to outlast the whole listing, and a cold start cut short resumes after its last chunk. Buckets known from
+         * committed configs that the listing did not show (this term's) are looked up, so one enumerated before an
+         * interruption is kept and one that is gone is removed. The subscription begins where the first chunk said
+         * (the listing's start less the overlap), so it covers everything that changes during and after the listing.
          */
-        Optional<PopulatorCheckpoint> coldStart() throws Exception {
-            Instant started = clock.instant();
-            long startNs = EpochNanos.of(started);
-            long subscribeFrom = Math.max(0, startNs - settings.coldStartOverlap().toNanos());
-            log.info("cold start: no checkpoint; enumerating buckets under {}", bucketsDirectory);
-            publisher.begin();
-            try {
-                Set<String> seen = new HashSet<>();
-                for (Entry bucket : filer.listAll(bucketsDirectory, "", LIST_PAGE)) {
-                    if (!bucket.getIsDirectory()) {
-                        continue;
+        Optional<PopulatorCheckpoint> coldStart(PopulatorCheckpoint from) throws Exception {
+            long began = System.nanoTime();
+            long chunkTime = settings.coldStartChunkTime().toNanos();
+            Set<String> seen = new HashSet<>();
+            String cursor = from.coldStartCursor();
+            Iterator<Entry> listing = filer.listAll(bucketsDirectory, "", cursor, LIST_PAGE).iterator();
+            Iterator<String> unseen = null;
+            PopulatorCheckpoint checkpoint = from;
+            int enumerated = 0;
+            while (true) {
+                publisher.begin();
+                try {
+                    long chunkBegan = System.nanoTime();
+                    int inChunk = 0;
+                    int chunkBuckets = 0;
+                    while (inChunk < settings.coldStartChunk() && System.nanoTime() - chunkBegan < chunkTime) {
+                        if (unseen == null && !listing.hasNext()) {
+                            unseen = tracker.buckets().stream().filter(b -> !seen.contains(b)).sorted().iterator();
+                        }
+                        if (unseen == null) {
+                            Entry bucket = listing.next();
+                            cursor = bucket.getName();
+                            inChunk++;
+                            if (bucket.getIsDirectory()) {
+                                seen.add(bucket.getName());
+                                bucketEntry(bucket.getName(), bucket, from.coldStartNs());
+                                chunkBuckets++;
+                            }
+                        } else if (unseen.hasNext()) {
+                            String bucket = unseen.next();
+                            inChunk++;
+                            Optional<Optional<Entry>> now = lookUp(bucket);
+                            if (now.isPresent()) {
+                                bucketEntry(bucket, now.get().orElse(null), from.coldStartNs());
+                            }
+                        } else {
+                            break;
+                        }
                     }
-                    seen.add(bucket.getName());
-                    bucketEntry(bucket.getName(), bucket, startNs);
-                    if (seen.size() % 1_000 == 0) {
-                        log.info("cold start: {} buckets enumerated, {} with lifecycle configuration", seen.size(),
-                                tracker.size());
+                    boolean complete = unseen != null && !unseen.hasNext();
+                    if (!writeRegistry() || !leading.getAsBoolean()) {
+                        abort();
+                        return Optional.empty();
                     }
-                }
-                for (String gone : tracker.buckets()) {
-                    if (!seen.contains(gone)) {
-                        bucketEntry(gone, null, startNs);
+                    checkpoint = checkpoint.enumeratedTo(complete ? null : cursor);
+                    publisher.commit(checkpoint);
+                    enumerated += chunkBuckets;
+                    metrics.coldStartBuckets(chunkBuckets);
+                    double seconds = Math.max(1e-3, (System.nanoTime() - began) / 1e9);
+                    if (complete) {
+                        log.info("cold start: {} buckets enumerated in this term ({} buckets/s), {} with lifecycle "
+                                        + "configuration ({} invalid); subscribing from ts_ns {}", enumerated,
+                                Math.round(enumerated / seconds), tracker.size(), tracker.invalidCount(),
+                                checkpoint.tsNs());
+                        return Optional.of(checkpoint);
                     }
+                    log.info("cold start: {} buckets enumerated and committed, up to \"{}\" ({} buckets/s)", enumerated,
+                            cursor, Math.round(enumerated / seconds));
+                } catch (Exception e) {
+                    abortAfter(e);
+                    throw timedOutOr(e);
                 }
-                if (!leading.getAsBoolean()) {
-                    abort();
-                    return Optional.empty();
-                }
-                PopulatorCheckpoint checkpoint = new PopulatorCheckpoint(subscribeFrom, 0, 0, startNs);
-                publisher.commit(checkpoint);
-                log.info("cold start: {} buckets, {} with lifecycle configuration ({} invalid); subscribing from "
-                                + "ts_ns {} ({} ms)", seen.size(), tracker.size(), tracker.invalidCount(), subscribeFrom,
-                        Duration.between(started, clock.instant()).toMillis());
-                return Optional.of(checkpoint);
-            } catch (Exception e) {
-                abortAfter(e);
-                throw e;
             }
+        }
+
+        /**
+         * Makes the registry say what the committed configs say, in one pipelined read and one pipelined write: heals
+         * a registry lost or edited by hand, or a late write that slipped in before fencing. False: leadership is lost.
+         */
+        boolean reconcileRegistry() throws Exception {
+            Map<String, Optional<RegistryEntry>> nodes = registry.readAll();
+            List<BucketConfigChange> repairs = new ArrayList<>();
+            for (String bucket : nodes.keySet()) {
+                if (tracker.current(bucket).isEmpty()) {
+                    log.info("registry: removing bucket {}, which has no committed lifecycle configuration", bucket);
+                    repairs.add(new BucketConfigChange(bucket, null, false));
+                }
+            }
+            for (String bucket : tracker.buckets()) {
+                BucketConfig config = tracker.current(bucket).orElseThrow();
+                if (!Optional.of(registry.entryFor(config)).equals(nodes.get(bucket))) {
+                    repairs.add(new BucketConfigChange(bucket, config, false));
+                }
+            }
+            for (BucketConfigChange repair : repairs) {
+                registryWrites.add(repair);
+            }
+            boolean written = writeRegistry();
+            if (written && !repairs.isEmpty()) {
+                metrics.registryRepairs(repairs.size());
+                log.info("registry: {} of {} nodes repaired to match the published configurations", repairs.size(),
+                        nodes.size());
+            }
+            metrics.registry(tracker.size(), tracker.invalidCount());
+            return written;
+        }
+
+        /**
+         * Writes the open transaction's registry changes. A bucket name ZooKeeper refuses is counted and logged, and
+         * the populator goes on. False, with nothing more written: the leader node is gone, the term must end.
+         */
+        private boolean writeRegistry() throws Exception {
+            if (registryWrites.isEmpty()) {
+                return true;
+            }
+            try {
+                for (String refused : registryWrites.finish()) {
+                    metrics.registryRejection();
+                    log.error("bucket {}: ZooKeeper refuses the name as a path, so the bucket is not registered and "
+                            + "will not be walked (its events and configuration are still published)", refused);
+                }
+                return true;
+            } catch (LeadershipLostException e) {
+                log.warn("{}; ending the term without committing", e.getMessage());
+                return false;
+            }
+        }
+
+        /** The error, or what it really means when the transaction had outlived the coordinator's timeout. */
+        private Exception timedOutOr(Exception e) {
+            Duration open = publisher.openFor();
+            if (open.compareTo(settings.transactionTimeout()) < 0 || !PopulatorService.fenced(e)) {
+                return e;
+            }
+            metrics.transactionTimedOut();
+            return new TransactionTimedOutException(open, settings.transactionTimeout(), e);
         }
 
         void tail(PopulatorCheckpoint from) throws Exception {
@@ -233,8 +326,15 @@ public final class MetaLogTailer {
             List<FilerEvent> batch = new ArrayList<>(Math.min(settings.batchMaxEvents(), 65_536));
             int reconnectsSeen = 0;
             long outOfOrderSeen = 0;
+            long reconciled = System.nanoTime();
             try (MetadataSubscription subscription = filer.subscribe(options)) {
                 while (leading.getAsBoolean()) {
+                    if (System.nanoTime() - reconciled >= settings.registryReconcile().toNanos()) {
+                        if (!reconcileRegistry()) {
+                            return;
+                        }
+                        reconciled = System.nanoTime();
+                    }
                     batch.clear();
                     gather(subscription, batch);
                     int reconnects = subscription.reconnects();
@@ -309,7 +409,7 @@ public final class MetaLogTailer {
                         bucketEntry(changed.getKey(), now.get().orElse(null), changed.getValue());
                     }
                 }
-                if (!leading.getAsBoolean()) {
+                if (!writeRegistry() || !leading.getAsBoolean()) {
                     abort();
                     return Optional.empty();
                 }
@@ -319,7 +419,7 @@ public final class MetaLogTailer {
                 return Optional.of(next);
             } catch (Exception e) {
                 abortAfter(e);
-                throw e;
+                throw timedOutOr(e);
             }
         }
 
@@ -358,7 +458,8 @@ public final class MetaLogTailer {
         }
 
         /**
-         * Applies one bucket entry (null: the bucket is gone): registry first, then the records.
+         * Applies one bucket entry (null: the bucket is gone): its records, and its registry write queued for just
+         * before the commit.
          *
          * @param generationTsNs the ts_ns of the bucket's last event in the batch (the enumeration's start at a cold
          *                       start), which names a recovery walk
@@ -369,7 +470,7 @@ public final class MetaLogTailer {
                 return;
             }
             BucketConfigChange c = change.get();
-            register(c);
+            registryWrites.add(c);
             publisher.bucketConfig(bucket, c.config());
             if (c.recovery()) {
                 publisher.bucketTask(BucketRegistry.recoveryTask(c, generationTsNs));

@@ -33,6 +33,10 @@ public final class PopulatorMetrics {
     private final LongAdder foreignMetaLogRecords = new LongAdder();
     private final LongAdder registryRejected = new LongAdder();
     private final LongAdder bucketLookupsFailed = new LongAdder();
+    private final LongAdder coldStarts = new LongAdder();
+    private final LongAdder coldStartBuckets = new LongAdder();
+    private final LongAdder transactionsTimedOut = new LongAdder();
+    private final LongAdder registryRepairs = new LongAdder();
     private final Counter committed;
     private final Counter aborted;
     private final Counter slimmed;
@@ -87,6 +91,18 @@ public final class PopulatorMetrics {
         FunctionCounter.builder("tidemark.populator.events.out.of.order", outOfOrder, LongAdder::sum)
                 .description("Filer events older than one already read on the same stream, skipped (the meta-log "
                         + "must be in timestamp order)").register(registry);
+        FunctionCounter.builder("tidemark.populator.cold.starts", coldStarts, LongAdder::sum)
+                .description("Cold starts begun (no checkpoint): every bucket enumerated and registered")
+                .register(registry);
+        FunctionCounter.builder("tidemark.populator.cold.start.buckets", coldStartBuckets, LongAdder::sum)
+                .description("Buckets a cold start has enumerated and committed, resumed ones included")
+                .register(registry);
+        FunctionCounter.builder("tidemark.populator.transactions.timed.out", transactionsTimedOut, LongAdder::sum)
+                .description("Transactions that failed after outliving transaction.timeout.ms (aborted by the "
+                        + "coordinator, not fenced by a successor); the term was retried").register(registry);
+        FunctionCounter.builder("tidemark.populator.registry.repairs", registryRepairs, LongAdder::sum)
+                .description("Registry nodes a reconcile found different from the published configurations and "
+                        + "rewrote or removed").register(registry);
         Gauge.builder("tidemark.populator.lag.seconds", this, PopulatorMetrics::lagSeconds)
                 .description("Now minus the ts of the last published event; 0 while caught up").register(registry);
         Gauge.builder("tidemark.populator.leader", this, m -> m.leader ? 1 : 0)
@@ -145,6 +161,38 @@ public final class PopulatorMetrics {
 
     public long registryRejected() {
         return registryRejected.sum();
+    }
+
+    void coldStart() {
+        coldStarts.increment();
+    }
+
+    public long coldStarts() {
+        return coldStarts.sum();
+    }
+
+    void coldStartBuckets(int n) {
+        coldStartBuckets.add(n);
+    }
+
+    public long coldStartBuckets() {
+        return coldStartBuckets.sum();
+    }
+
+    void transactionTimedOut() {
+        transactionsTimedOut.increment();
+    }
+
+    public long transactionsTimedOut() {
+        return transactionsTimedOut.sum();
+    }
+
+    void registryRepairs(int n) {
+        registryRepairs.add(n);
+    }
+
+    public long registryRepairs() {
+        return registryRepairs.sum();
     }
 
     void unreadableConfig() {

@@ -101,7 +101,7 @@ public final class PopulatorService extends ManagedService {
                 metrics.leader(true);
                 metrics.status("leading");
                 log.info("populator {} leads; tailing the filer meta-log", instanceId);
-                tailer.run(() -> running && latch.hasLeadership());
+                tailer.run(() -> running && latch.hasLeadership(), latch.getOurPath());
                 backoff = Duration.ofMillis(100);
                 metrics.status(running ? "standby" : "stopped");
                 log.info("populator {} no longer leads", instanceId);
@@ -168,10 +168,14 @@ public final class PopulatorService extends ManagedService {
      * producer with our id exists, or (the same answer) the coordinator aborted our transaction with an epoch bump.
      * Under transactions v2 a commit arriving between that abort and the successor's InitProducerId is taken for a
      * retry of the completed abort and answered INVALID_TXN_STATE, so that counts too. Either way this producer
-     * can never commit again and nothing it sent is visible.
+     * can never commit again and nothing it sent is visible. A transaction that outlived its timeout shows the
+     * same errors without any successor ({@link TransactionTimedOutException}): that is not fencing.
      */
     static boolean fenced(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TransactionTimedOutException) {
+                return false;
+            }
             if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
                     || t instanceof InvalidTxnStateException) {
                 return true;

@@ -45,6 +45,7 @@ public final class TransactionalPublisher implements AutoCloseable {
     private final TopicRegistry topics;
     private final int maxRecordBytes;
     private AutoCloseable alsoClose = () -> { };
+    private long begunAt;
 
     TransactionalPublisher(Producer<byte[], byte[]> producer, TopicRegistry topics) {
         this(producer, topics, DEFAULT_MAX_RECORD_BYTES);
@@ -68,7 +69,7 @@ public final class TransactionalPublisher implements AutoCloseable {
         // Throughput defaults an operator may override through kafka.producer.*.
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60_000);
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TailerSettings.DEFAULT_TRANSACTION_TIMEOUT.toMillis());
         // A bucket's configuration record carries its lifecycle XML (up to 1 MiB as S3 allows it) in JSON.
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         props.putAll(producerProperties);
@@ -99,6 +100,12 @@ public final class TransactionalPublisher implements AutoCloseable {
 
     public void begin() {
         producer.beginTransaction();
+        begunAt = System.nanoTime();
+    }
+
+    /** How long the transaction begun last has been open. */
+    public Duration openFor() {
+        return Duration.ofNanos(System.nanoTime() - begunAt);
     }
 
     /** What became of a meta-log record. */

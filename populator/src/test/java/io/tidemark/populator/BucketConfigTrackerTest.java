@@ -115,4 +115,23 @@ class BucketConfigTrackerTest {
         restarted.remember(config);
         assertThat(restarted.apply("b", store.lookup("/buckets", "b").orElseThrow())).isEmpty();
     }
+
+    @Test
+    void shouldCountInvalidConfigurationsAsTheyComeAndGo() {
+        s3.putLifecycleUnchecked("b", "not xml");
+        observe();
+        assertThat(tracker.invalidCount()).isEqualTo(1);
+        s3.putLifecycleUnchecked("b", "<still/>not xml");
+        observe();
+        assertThat(tracker.invalidCount()).as("invalid replaced by invalid").isEqualTo(1);
+        s3.putLifecycle("b", THIRTY_DAYS);
+        observe();
+        assertThat(tracker.invalidCount()).isZero();
+        s3.putLifecycleUnchecked("b", "not xml");
+        observe();
+        s3.deleteBucket("b");
+        observe();
+        assertThat(tracker.invalidCount()).isZero();
+        assertThat(tracker.size()).isZero();
+    }
 }

@@ -3,6 +3,7 @@ package io.tidemark.populator;
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.zookeeper.RegistryEntry;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.localcluster.EmbeddedZooKeeper;
 import io.tidemark.messages.BucketConfig;
@@ -10,6 +11,12 @@ import io.tidemark.messages.BucketTask;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,5 +89,59 @@ class BucketRegistryTest {
         String again = BucketRegistry.recoveryTask(a, 300).details().scanId();
         assertThat(again).isNotEqualTo(first);
         assertThat(BucketRegistry.recoveryTask(a, 100).details().scanId()).as("a retried transaction").isEqualTo(first);
+    }
+
+    /**
+     * Issue 15 item 2: a deposed leader's registry writes must not land. Once the latch node the registry is fenced by
+     * is gone (its session expired, a successor leads), a create, an update and a delete are all refused, whole.
+     */
+    @Test
+    void shouldWriteNothingOnceTheLeaderNodeItIsFencedByIsGone() throws Exception {
+        String leaderNode = zk.client().create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                .forPath("/fencing-test/latch-");
+        BucketRegistry registry = new BucketRegistry(zk.client(), RuleReader.aws()).fencedBy(leaderNode);
+        registry.apply(change("kept", "aa", null));
+        registry.apply(change("changed", "aa", null));
+        assertThat(registry.read("kept")).isPresent();
+
+        zk.client().delete().forPath(leaderNode);
+
+        assertThatThrownBy(() -> registry.apply(new BucketConfigChange("kept", null, false)))
+                .isInstanceOf(LeadershipLostException.class);
+        assertThatThrownBy(() -> registry.apply(change("late", "bb", null))).isInstanceOf(LeadershipLostException.class);
+        assertThatThrownBy(() -> registry.applyAll(List.of(change("changed", "cc", null), change("late-2", "cc", null))))
+                .isInstanceOf(LeadershipLostException.class);
+        assertThat(registry.read("kept")).as("a late delete did not land").isPresent();
+        assertThat(registry.read("late")).as("a late create did not land").isEmpty();
+        assertThat(registry.read("late-2")).isEmpty();
+        assertThat(registry.read("changed").orElseThrow().ruleSetHash()).as("a late update did not land").isEqualTo("aa");
+    }
+
+    @Test
+    void shouldApplyThousandsOfChangesInOneCallAndReadThemBackInOne() throws Exception {
+        BucketRegistry registry = new BucketRegistry(zk.client(), RuleReader.aws());
+        List<BucketConfigChange> creates = IntStream.range(0, 3_000)
+                .mapToObj(i -> change(String.format("many-%04d", i), "aa", null)).toList();
+        assertThat(registry.applyAll(creates)).isEmpty();
+        // Overwrite a third, remove a third (one of them twice, one never registered), leave a third.
+        List<BucketConfigChange> next = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            String name = String.format("many-%04d", i);
+            if (i % 3 == 0) {
+                next.add(change(name, "bb", null));
+            } else if (i % 3 == 1) {
+                next.add(new BucketConfigChange(name, null, false));
+            }
+        }
+        next.add(new BucketConfigChange("many-0001", null, false));
+        next.add(new BucketConfigChange("never-registered", null, false));
+        next.add(new BucketConfigChange("bad\u0001name", null, false));
+        assertThat(registry.applyAll(next)).containsExactly("bad\u0001name");
+
+        Map<String, Optional<RegistryEntry>> all = registry.readAll();
+        assertThat(all.keySet()).filteredOn(n -> n.startsWith("many-")).hasSize(2_000);
+        assertThat(all.get("many-0000")).map(RegistryEntry::ruleSetHash).contains("bb");
+        assertThat(all.get("many-0002")).map(RegistryEntry::ruleSetHash).contains("aa");
+        assertThat(all).doesNotContainKey("many-0001");
     }
 }

@@ -3,6 +3,7 @@ package io.tidemark.populator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
@@ -38,7 +39,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.zookeeper.CreateMode;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -99,10 +102,27 @@ class MetaLogTailerTest {
     private final PopulatorMetrics metrics = new PopulatorMetrics(new SimpleMeterRegistry(), Clock.systemUTC());
 
     private MetaLogTailer tailer(CommittedState state) {
+        return tailer(state, Map.of(), registry);
+    }
+
+    /** A tailer with settings added to the test's and its own registry. */
+    private MetaLogTailer tailer(CommittedState state, Map<String, String> extra, BucketRegistry registry) {
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("shard.bits", "2", "populator.batch.max.ms", "20"));
+        settings.putAll(extra);
         producer.initTransactions();
-        return new MetaLogTailer(TailerSettings.from(config), filer, registry,
+        return new MetaLogTailer(TailerSettings.from(new TidemarkConfig(settings)), filer, registry,
                 () -> new TransactionalPublisher(producer, topics), () -> state, config.ruleReader(),
                 ShardFunction.withBits(2), Clock.systemUTC(), metrics);
+    }
+
+    private List<PopulatorCheckpoint> checkpoints() {
+        var serde = new JsonSerde<>(PopulatorCheckpoint.class).deserializer();
+        return sent(topics.populatorCheckpoint()).stream().map(r -> serde.deserialize("", r.value())).toList();
+    }
+
+    /** A registry of its own, in a ZooKeeper namespace no other test writes. */
+    private static BucketRegistry freshRegistry(String name) {
+        return new BucketRegistry(zookeeper.client().usingNamespace("tailer-test-" + name), RuleReader.aws());
     }
 
     private static CommittedState from(long tsNs) {
@@ -298,5 +318,176 @@ class MetaLogTailerTest {
 
         assertThat(sent(topics.metaLog())).hasSize(events.size() - 4);
         assertThat(lastCheckpoint().published()).isEqualTo(3 + events.size() - 4);
+    }
+
+    /** Issue 15 item 4: the enumeration is committed a chunk at a time, each chunk naming the last bucket listed. */
+    @Test
+    void shouldColdStartInChunksEachCommittedWithTheLastBucketListed() throws Exception {
+        for (int b = 0; b < 7; b++) {
+            emulator.s3().createBucket("b-" + b, false);
+            emulator.s3().putLifecycle("b-" + b, PopulatorServiceTest.RULES);
+        }
+        emulator.s3().createBucket("plain", false);
+        BucketRegistry own = freshRegistry("chunks");
+
+        tailer(new CommittedState(Optional.empty(), Map.of()), Map.of("populator.cold-start.chunk.buckets", "3"), own)
+                .run(() -> producer.commitCount() == 0 || lastCheckpoint().coldStarting());
+
+        List<PopulatorCheckpoint> checkpoints = checkpoints();
+        assertThat(checkpoints).extracting(PopulatorCheckpoint::coldStartCursor)
+                .containsExactly("b-2", "b-5", null);
+        assertThat(checkpoints).extracting(PopulatorCheckpoint::tsNs).containsOnly(checkpoints.get(0).tsNs());
+        assertThat(checkpoints).extracting(PopulatorCheckpoint::coldStartNs).containsOnly(checkpoints.get(0).coldStartNs());
+        assertThat(sent(topics.bucketTasks())).hasSize(7);
+        assertThat(own.buckets()).hasSize(7);
+        assertThat(metrics.coldStarts()).isEqualTo(1);
+        assertThat(metrics.coldStartBuckets()).isEqualTo(8);
+    }
+
+    /**
+     * A cold start cut short resumes after its cursor; the buckets enumerated before it are not listed again but
+     * looked up, so one deleted meanwhile is removed and the others stay as they were.
+     */
+    @Test
+    void shouldResumeAnInterruptedColdStartAfterItsCursorAndLookUpTheBucketsEnumeratedBefore() throws Exception {
+        Map<String, BucketConfig> before = new java.util.HashMap<>();
+        for (String name : List.of("a-1", "a-2", "a-3", "b-1", "b-2")) {
+            emulator.s3().createBucket(name, false);
+            emulator.s3().putLifecycle(name, PopulatorServiceTest.RULES);
+            if (name.startsWith("a-")) {
+                before.put(name, BucketEntryConfig.read(name, emulator.store().lookup("/buckets", name).orElseThrow(),
+                        RuleReader.aws()).orElseThrow());
+            }
+        }
+        emulator.s3().deleteBucket("a-2");
+        BucketRegistry own = freshRegistry("resume");
+        CommittedState interrupted = new CommittedState(Optional.of(new PopulatorCheckpoint(5, 0, 0, 5, "a-3")), before);
+
+        tailer(interrupted, Map.of(), own).run(() -> producer.commitCount() == 0 || lastCheckpoint().coldStarting());
+
+        assertThat(checkpoints()).extracting(PopulatorCheckpoint::coldStartCursor).containsExactly((String) null);
+        assertThat(checkpoints().get(0).tsNs()).as("the subscription still begins where the cold start began")
+                .isEqualTo(5);
+        var configs = sent(topics.bucketConfigs());
+        assertThat(configs).extracting(r -> new String(r.key())).containsExactlyInAnyOrder("a-2", "b-1", "b-2");
+        assertThat(configs).filteredOn(r -> new String(r.key()).equals("a-2")).extracting(r -> r.value())
+                .containsExactly((byte[]) null);
+        assertThat(sent(topics.bucketTasks())).extracting(r -> new String(r.key())).containsExactlyInAnyOrder("b-1", "b-2");
+        assertThat(own.buckets()).containsExactly("a-1", "a-3", "b-1", "b-2");
+    }
+
+    /** Issue 15 item 2: the registry is reconciled while tailing, not only when a term starts. */
+    @Test
+    void shouldRepairARegistryNodeDeletedBehindItsBackWhileTailing() throws Exception {
+        emulator.s3().createBucket("watched", false);
+        emulator.s3().putLifecycle("watched", PopulatorServiceTest.RULES);
+        BucketRegistry own = freshRegistry("periodic");
+        AtomicBoolean leading = new AtomicBoolean(true);
+        Thread run = new Thread(() -> {
+            try {
+                tailer(from(0), Map.of("populator.registry.reconcile.ms", "200"), own).run(leading::get);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        run.start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> own.read("watched").isPresent());
+            // A deposed leader's late delete, or a hand edit.
+            own.apply(new BucketConfigChange("watched", null, false));
+            await().atMost(Duration.ofSeconds(20)).until(() -> own.read("watched").isPresent());
+            assertThat(metrics.registryRepairs()).isGreaterThanOrEqualTo(1);
+        } finally {
+            leading.set(false);
+            run.join(10_000);
+        }
+    }
+
+    /** Issue 15 item 2: once the leader node is gone, a batch's registry write is refused and nothing commits. */
+    @Test
+    void shouldEndTheTermWithoutCommittingOrRegisteringWhenItsLeaderNodeIsGone() throws Exception {
+        emulator.s3().createBucket("late", false);
+        emulator.s3().putLifecycle("late", PopulatorServiceTest.RULES);
+        BucketRegistry own = freshRegistry("fenced");
+        String leaderNode = zookeeper.client().usingNamespace("tailer-test-fenced").create().creatingParentsIfNeeded()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath("/latch/n-");
+        AtomicInteger asked = new AtomicInteger();
+        BooleanSupplier leadsUntilTheSessionGoes = () -> {
+            if (asked.incrementAndGet() == 1) {
+                try {
+                    zookeeper.client().usingNamespace("tailer-test-fenced").delete().forPath(leaderNode);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return true;
+        };
+
+        tailer(from(0), Map.of(), own).run(leadsUntilTheSessionGoes, leaderNode);
+
+        assertThat(producer.commitCount()).isZero();
+        assertThat(producer.transactionAborted()).isTrue();
+        assertThat(own.read("late")).isEmpty();
+    }
+
+    /**
+     * Issue 15 item 4: a transaction that outlived transaction.timeout.ms was aborted by the coordinator, which bumps
+     * the epoch; the error reads like fencing, but no successor exists, so the instance must not stand down.
+     */
+    @Test
+    void shouldTellATransactionAbortedForItsTimeoutFromFencing() throws Exception {
+        emulator.s3().createBucket("slow", false);
+        emulator.s3().putObject("slow", "k", 1, Map.of(), Map.of());
+        producer.commitTransactionException = new InvalidProducerEpochException("the coordinator bumped the epoch");
+
+        Throwable timedOut = catchThrowable(() -> tailer(from(0), Map.of("kafka.producer.transaction.timeout.ms", "0"),
+                registry).run(() -> true));
+
+        assertThat(timedOut).isInstanceOf(TransactionTimedOutException.class);
+        assertThat(PopulatorService.fenced(timedOut)).isFalse();
+        assertThat(metrics.transactionsTimedOut()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldStillTakeAnEpochErrorWithinTheTimeoutForFencing() throws Exception {
+        emulator.s3().createBucket("fenced", false);
+        emulator.s3().putObject("fenced", "k", 1, Map.of(), Map.of());
+        producer.commitTransactionException = new InvalidProducerEpochException("a successor");
+
+        Throwable fenced = catchThrowable(() -> tailer(from(0)).run(() -> true));
+
+        assertThat(fenced).isInstanceOf(InvalidProducerEpochException.class);
+        assertThat(PopulatorService.fenced(fenced)).isTrue();
+        assertThat(metrics.transactionsTimedOut()).isZero();
+    }
+
+    /**
+     * Issue 15 item 9: the filer may stamp several events with one ts_ns and its since_ns is inclusive, so a resume
+     * in the middle of such a run must skip exactly the events the checkpoint counted there, no more, no fewer.
+     */
+    @Test
+    void shouldResumeInTheMiddleOfARunOfEventsSharingOneTimestamp() throws Exception {
+        emulator.store().stampEventsInRunsOf(3);
+        emulator.s3().createBucket("b", false);
+        for (int i = 0; i < 7; i++) {
+            emulator.s3().putObject("b", "k" + i, 1, Map.of(), Map.of());
+        }
+        List<SubscribeMetadataResponse> events = emulator.store().events(0).stream()
+                .filter(e -> e.getDirectory().startsWith("/buckets")).toList();
+        long runTs = events.get(3).getTsNs();
+        List<SubscribeMetadataResponse> run = events.stream().filter(e -> e.getTsNs() == runTs).toList();
+        assertThat(run).as("a run of three events at one ts_ns").hasSize(3);
+        long lastTs = events.get(events.size() - 1).getTsNs();
+        List<SubscribeMetadataResponse> expected = new ArrayList<>(run.subList(2, 3));
+        events.stream().filter(e -> e.getTsNs() > runTs).forEach(expected::add);
+
+        // Two of the run's three events were published before the crash.
+        CommittedState state = new CommittedState(Optional.of(new PopulatorCheckpoint(runTs, 2, 2, 0)), Map.of());
+        tailer(state).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
+
+        assertThat(sent(topics.metaLog())).extracting(r -> MetaLogRecord.parseFrom(r.value()).getEvent())
+                .containsExactlyElementsOf(expected.stream().map(SubscribeMetadataResponse::getEventNotification).toList());
+        assertThat(MetaLogRecord.parseFrom(sent(topics.metaLog()).get(0).value()).getSeqAtTs()).isEqualTo(2);
+        assertThat(lastCheckpoint().eventsAtTs()).isEqualTo(expected.stream().filter(e -> e.getTsNs() == lastTs).count());
     }
 }

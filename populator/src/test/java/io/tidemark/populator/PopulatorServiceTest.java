@@ -15,7 +15,11 @@ import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -282,6 +286,95 @@ class PopulatorServiceTest {
             List<MetaLogRecord> records = f.metaLog().stream().map(PopulatorFixture.Published::record).toList();
             assertThat(records).allSatisfy(r -> assertThat(r.getTsNs()).isGreaterThan(before));
             assertThat(records).extracting(MetaLogRecord::getLogicalKey).contains("logs/new");
+            f.assertExactlyOnce();
+        }
+    }
+
+    /**
+     * Issue 15 item 4: a cold start must not have to fit in one Kafka transaction. With the transaction timeout
+     * lowered to 10 s, 20 000 lifecycle buckets took longer than that to enumerate in one transaction, the coordinator
+     * aborted it, and the populator started over for ever with nothing published.
+     */
+    @Test
+    void shouldColdStartTwentyThousandLifecycleBucketsAcrossTransactionsShorterThanTheListing(LocalCluster cluster,
+                                                                                             ClusterNamespace ns)
+            throws Exception {
+        int buckets = 20_000;
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "big-cold",
+                Map.of("kafka.producer.transaction.timeout.ms", "10000"))) {
+            S3Gateway s3 = f.emulator.s3();
+            for (int b = 0; b < buckets; b++) {
+                String name = String.format("bucket-%05d", b);
+                s3.createBucket(name, false);
+                s3.putLifecycle(name, RULES);
+            }
+            long began = System.nanoTime();
+            PopulatorService populator = f.startPopulator();
+            // The metric first: reading the committed state (20 000 configurations) on every poll would compete
+            // for the cores with what is measured.
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> populator.metrics().coldStartBuckets() >= buckets);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> f.checkpoint().map(c -> !c.coldStarting()).orElse(false));
+            double seconds = (System.nanoTime() - began) / 1e9;
+            System.out.printf("cold start of %d lifecycle buckets: %.1f s, %.0f buckets/s%n", buckets, seconds,
+                    buckets / seconds);
+
+            assertThat(f.registry().buckets()).hasSize(buckets);
+            assertThat(f.committed(f.topics.bucketConfigs())).extracting(ConsumerRecord::key).doesNotHaveDuplicates()
+                    .hasSize(buckets);
+            assertThat(f.committed(f.topics.bucketTasks())).hasSize(buckets);
+            assertThat(populator.metrics().coldStarts()).as("one cold start, never started over").isEqualTo(1);
+            assertThat(populator.metrics().transactionsTimedOut()).isZero();
+            s3.putObject("bucket-00042", "logs/after", 1, Map.of(), Map.of());
+            f.awaitCaughtUp(CATCH_UP);
+            assertThat(f.metaLog()).extracting(p -> p.record().getLogicalKey()).contains("logs/after");
+        }
+    }
+
+    /**
+     * Issue 15 item 9: events written while the cold start enumerates — here by a writer that never pauses, with the
+     * populator's clock 3 s ahead of the filer's — are all published: the subscription begins the overlap before
+     * the enumeration did. Without the overlap the first 3 s of writes would fall before it.
+     */
+    @Test
+    void shouldPublishEveryEventWrittenWhileTheColdStartEnumeratesWithItsClockAheadOfTheFilers(LocalCluster cluster,
+                                                                                             ClusterNamespace ns)
+            throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "overlap",
+                Map.of("populator.cold-start.chunk.buckets", "50"))) {
+            S3Gateway s3 = f.emulator.s3();
+            for (int b = 0; b < 1_000; b++) {
+                String name = String.format("old-%04d", b);
+                s3.createBucket(name, false);
+                if (b % 10 == 0) {
+                    s3.putLifecycle(name, RULES);
+                }
+            }
+            s3.createBucket("busy", false);
+            AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicInteger written = new AtomicInteger();
+            Thread writer = new Thread(() -> {
+                while (writing.get()) {
+                    s3.putObject("busy", "k" + written.getAndIncrement(), 1, Map.of(), Map.of());
+                    LockSupport.parkNanos(2_000_000);
+                }
+            });
+            writer.start();
+            try {
+                f.startPopulator(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(3)));
+                await().atMost(CATCH_UP).pollInterval(Duration.ofMillis(100))
+                        .until(() -> f.checkpoint().map(c -> !c.coldStarting()).orElse(false));
+            } finally {
+                writing.set(false);
+                writer.join();
+            }
+            f.awaitCaughtUp(CATCH_UP);
+
+            long coldStartNs = f.checkpoint().orElseThrow().coldStartNs();
+            long inOverlap = f.filerEvents().stream().filter(e -> e.getDirectory().endsWith("/busy"))
+                    .filter(e -> e.getTsNs() < coldStartNs && e.getTsNs() >= coldStartNs - 10_000_000_000L).count();
+            assertThat(inOverlap).as("writes the populator's clock puts before its cold start").isPositive();
             f.assertExactlyOnce();
         }
     }

@@ -89,8 +89,9 @@ public final class StatusReader {
         List<StatusReport.Walk> walks = new ArrayList<>();
         LifecycleBuckets registry = new LifecycleBuckets(zk);
         WalkStates states = new WalkStates(zk);
-        for (String bucket : registry.buckets()) {
-            boolean walked = registry.read(bucket).map(RegistryEntry::walkable).orElse(false);
+        for (var node : registry.readAll().entrySet()) {
+            String bucket = node.getKey();
+            boolean walked = node.getValue().map(RegistryEntry::walkable).orElse(false);
             Optional<WalkState> state = states.read(bucket);
             Instant lastFinished = state.map(WalkState::lastFinishedAt).orElse(null);
             String running = state.filter(s -> s.finishedAt() == null).map(WalkState::scanId).orElse(null);
@@ -106,6 +107,9 @@ public final class StatusReader {
         if (leader == null) {
             reasons.add("no populator leads: filer events are not being published to the meta-log");
         }
+        checkpoint.filter(PopulatorCheckpoint::coldStarting).ifPresent(c -> reasons.add("the populator's cold start "
+                + "is under way (buckets enumerated up to \"" + c.coldStartCursor() + "\"): the registry is not "
+                + "complete yet"));
         if (replay.isEmpty()) {
             reasons.add("no replay-streams instance is reporting: timers are not firing");
         }

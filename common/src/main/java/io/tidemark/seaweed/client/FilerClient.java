@@ -76,6 +76,11 @@ public final class FilerClient extends GrpcClient {
      * @param startFrom list names after this one ({@code inclusive}: from this one), or empty for the start
      */
     public List<Entry> listPage(String directory, String prefix, String startFrom, boolean inclusive, int limit) {
+        return awaitPage(directory, listPageAsync(directory, prefix, startFrom, inclusive, limit));
+    }
+
+    private CompletableFuture<List<Entry>> listPageAsync(String directory, String prefix, String startFrom,
+                                                         boolean inclusive, int limit) {
         ListEntriesRequest request = ListEntriesRequest.newBuilder()
                 .setDirectory(directory).setPrefix(prefix).setStartFromFileName(startFrom)
                 .setInclusiveStartFrom(inclusive).setLimit(limit).build();
@@ -84,8 +89,12 @@ public final class FilerClient extends GrpcClient {
         PageCollector collector = new PageCollector(Math.min(limit == 0 ? 1024 : limit, 1024));
         SeaweedFilerGrpc.newStub(channel).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
                 .listEntries(request, collector);
+        return collector.page;
+    }
+
+    private static List<Entry> awaitPage(String directory, CompletableFuture<List<Entry>> page) {
         try {
-            return collector.page.get();
+            return page.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SeaweedCallException("ListEntries " + directory, Status.CANCELLED.withCause(e).asRuntimeException());
@@ -97,19 +106,35 @@ public final class FilerClient extends GrpcClient {
 
     /** Every entry of a directory, fetched lazily a page at a time. */
     public Iterable<Entry> listAll(String directory, String prefix, int pageSize) {
+        return listAll(directory, prefix, "", pageSize);
+    }
+
+    /**
+     * Every entry of a directory after {@code startAfter} (in the filer's order; "" from the first), fetched a page
+     * at a time, the next page asked for as soon as the one before arrives so the filer's latency overlaps with the
+     * caller's work on the entries.
+     */
+    public Iterable<Entry> listAll(String directory, String prefix, String startAfter, int pageSize) {
         return () -> new Iterator<>() {
-            private List<Entry> page = listPage(directory, prefix, "", false, pageSize);
+            private List<Entry> page = listPage(directory, prefix, startAfter, false, pageSize);
+            private CompletableFuture<List<Entry>> following = after(page);
             private int next;
+
+            private CompletableFuture<List<Entry>> after(List<Entry> current) {
+                return current.size() < pageSize ? null
+                        : listPageAsync(directory, prefix, current.get(current.size() - 1).getName(), false, pageSize);
+            }
 
             @Override
             public boolean hasNext() {
                 if (next < page.size()) {
                     return true;
                 }
-                if (page.size() < pageSize) {
+                if (following == null) {
                     return false;
                 }
-                page = listPage(directory, prefix, page.get(page.size() - 1).getName(), false, pageSize);
+                page = awaitPage(directory, following);
+                following = after(page);
                 next = 0;
                 return !page.isEmpty();
             }

@@ -58,6 +58,14 @@ public final class FilerStore implements AutoCloseable {
         return clock;
     }
 
+    /**
+     * Makes the meta-log stamp every {@code length} consecutive events with one {@code ts_ns}, as a filer's
+     * aggregated logs may: what the subscribers' count-at-timestamp resume must get right.
+     */
+    public void stampEventsInRunsOf(int length) {
+        metaLog.stampInRunsOf(length);
+    }
+
     public int signature() {
         return signature;
     }

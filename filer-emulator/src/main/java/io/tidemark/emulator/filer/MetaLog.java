@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * The ordered list of every mutation's event, each stamped with a strictly increasing {@code ts_ns}. Readers
- * find their start by timestamp and wait for appends; the optional file makes the log survive restarts.
+ * The ordered list of every mutation's event, each stamped with a strictly increasing {@code ts_ns} — or, when
+ * asked ({@link #stampInRunsOf}), in runs of events sharing one {@code ts_ns}, as SeaweedFS's aggregated logs have
+ * them. Readers find their start by timestamp and wait for appends; the optional file makes the log survive
+ * restarts.
  */
 final class MetaLog {
 
@@ -19,6 +21,8 @@ final class MetaLog {
     private final Clock clock;
     private final MetaLogFile file;
     private long lastTsNs;
+    private int runLength = 1;
+    private int leftInRun;
 
     MetaLog(Clock clock, MetaLogFile file, List<SubscribeMetadataResponse> recovered) {
         this.clock = clock;
@@ -30,8 +34,15 @@ final class MetaLog {
     }
 
     synchronized SubscribeMetadataResponse append(String directory, EventNotification notification) {
-        Instant now = clock.instant();
-        long ts = Math.max(EpochNanos.of(now), lastTsNs + 1);
+        long ts;
+        if (leftInRun > 0 && lastTsNs > 0) {
+            ts = lastTsNs;
+            leftInRun--;
+        } else {
+            Instant now = clock.instant();
+            ts = Math.max(EpochNanos.of(now), lastTsNs + 1);
+            leftInRun = runLength - 1;
+        }
         SubscribeMetadataResponse event = SubscribeMetadataResponse.newBuilder()
                 .setDirectory(directory)
                 .setEventNotification(notification)
@@ -44,6 +55,15 @@ final class MetaLog {
         lastTsNs = ts;
         notifyAll();
         return event;
+    }
+
+    /** From now on, stamps every {@code length} consecutive events with one {@code ts_ns} (1: all distinct). */
+    synchronized void stampInRunsOf(int length) {
+        if (length < 1) {
+            throw new IllegalArgumentException("a run holds at least one event: " + length);
+        }
+        runLength = length;
+        leftInRun = 0;
     }
 
     synchronized int size() {
