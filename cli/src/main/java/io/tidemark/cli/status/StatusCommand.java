@@ -19,9 +19,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Shows the pipeline's state as Kafka and ZooKeeper hold it: per consumer group and partition "
-                + "the committed offset, log-end offset and lag; the populator's leader and its last published "
-                + "event; pending timers; the last finished walk per bucket; the dead-letter topics' size.",
-            "Exit status: 0 healthy, 1 degraded (the reasons are printed), 2 Kafka or ZooKeeper unreachable."})
+                + "the committed offset, log-end offset and lag; the populator's leader, its last published "
+                + "event and the filer events past its checkpoint (asked of the filer); pending timers; the last finished walk per bucket; the dead-letter topics' size.",
+            "Exit status: 0 healthy, 1 degraded (the reasons are printed; an unreachable filer is one), 2 Kafka or "
+                + "ZooKeeper unreachable."})
 public final class StatusCommand implements Callable<Integer> {
 
     @Mixin
@@ -37,9 +38,15 @@ public final class StatusCommand implements Callable<Integer> {
             description = "A group further behind than this many records counts as degraded (default ${DEFAULT-VALUE}).")
     private long maxLag;
 
+    @Option(names = "--max-populator-lag", defaultValue = "60", paramLabel = "SECONDS",
+            description = "A filer event the populator has not published for longer than this counts as degraded "
+                    + "(default ${DEFAULT-VALUE}).")
+    private long maxPopulatorLagSeconds;
+
     @Override
     public Integer call() throws Exception {
-        StatusReport report = new StatusReader(options.load(), new StatusReader.Thresholds(maxLag)).read();
+        StatusReport report = new StatusReader(options.load(), new StatusReader.Thresholds(maxLag,
+                Duration.ofSeconds(maxPopulatorLagSeconds))).read();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(new ObjectMapper().registerModule(new JavaTimeModule())
@@ -68,7 +75,7 @@ public final class StatusCommand implements Callable<Integer> {
         out.println("populator: " + (report.populatorLeader() == null ? "no leader" : "led by "
                 + report.populatorLeader()) + ", " + report.populatorPublished() + " events published"
                 + (report.populatorEventAt() == null ? "" : ", last event from " + report.populatorEventAt() + " ("
-                + ago(report.populatorEventAt(), now) + " ago)"));
+                + ago(report.populatorEventAt(), now) + " ago)") + backlog(report.populatorBacklog(), now));
         out.println("replay-streams: " + (report.pendingTimers() == null ? "no instance reporting"
                 : report.pendingTimers() + " timers pending on " + report.replayInstances() + " instance(s)"));
         out.println("dead letters: " + report.objectTasksDlq() + " object task(s), " + report.replayStreamsDlq()
@@ -80,6 +87,17 @@ public final class StatusCommand implements Callable<Integer> {
                     w.lastFinishedAt() == null ? "never" : w.lastFinishedAt() + " (" + ago(w.lastFinishedAt(), now)
                             + " ago)", w.running() == null ? "-" : w.running() + ", " + w.runningPages() + " pages");
         }
+    }
+
+    private static String backlog(StatusReport.Backlog backlog, Instant now) {
+        if (backlog == null || backlog.error() != null) {
+            return "";
+        }
+        if (backlog.oldestUnpublished() == null) {
+            return "; nothing on the filer left to publish";
+        }
+        return "; " + backlog.events() + " filer event(s) not yet published, the oldest from "
+                + ago(backlog.oldestUnpublished(), now) + " ago";
     }
 
     private static String ago(Instant then, Instant now) {

@@ -29,8 +29,11 @@ import org.apache.zookeeper.KeeperException;
 /** Gathers the pipeline's state from Kafka and ZooKeeper — never from the services themselves — and judges it. */
 public final class StatusReader {
 
-    /** What counts as degraded: a group's lag above {@code maxLag}. */
-    public record Thresholds(long maxLag) {
+    /**
+     * What counts as degraded: a group's lag above {@code maxLag}; a filer event the populator has not published
+     * for longer than {@code maxPopulatorLag}.
+     */
+    public record Thresholds(long maxLag, Duration maxPopulatorLag) {
     }
 
     private final TidemarkConfig config;
@@ -83,6 +86,8 @@ public final class StatusReader {
                 ? Optional.empty() : TopicReader.committedValues(config.consumerProperties(),
                 topics.populatorCheckpoint(), Duration.ofSeconds(10)).stream().reduce((a, b) -> b);
 
+        StatusReport.Backlog backlog = checkpoint.map(c -> FilerBacklog.read(config, c)).orElse(null);
+
         List<ReplayInstances.Report> replay = ReplayInstances.read(zk);
         Long pending = replay.isEmpty() ? null : replay.stream().mapToLong(ReplayInstances.Report::pendingTimers).sum();
 
@@ -106,6 +111,15 @@ public final class StatusReader {
         List<String> reasons = new ArrayList<>();
         if (leader == null) {
             reasons.add("no populator leads: filer events are not being published to the meta-log");
+        }
+        if (backlog != null && backlog.error() != null) {
+            reasons.add(backlog.error() + ": how far the populator is behind is unknown");
+        } else if (backlog != null && backlog.oldestUnpublished() != null && Duration.between(
+                backlog.oldestUnpublished(), Instant.now()).compareTo(thresholds.maxPopulatorLag()) > 0) {
+            reasons.add("the populator is " + (backlog.events() >= FilerBacklog.MOST_COUNTED ? "at least " : "")
+                    + backlog.events() + " filer event(s) behind, the oldest from "
+                    + backlog.oldestUnpublished() + " (more than " + thresholds.maxPopulatorLag().toSeconds()
+                    + " s ago)");
         }
         checkpoint.filter(PopulatorCheckpoint::coldStarting).ifPresent(c -> reasons.add("the populator's cold start "
                 + "is under way (buckets enumerated up to \"" + c.coldStartCursor() + "\"): the registry is not "
@@ -132,7 +146,7 @@ public final class StatusReader {
         return new StatusReport(reasons.isEmpty() ? StatusReport.Health.HEALTHY : StatusReport.Health.DEGRADED,
                 reasons, partitions, leader, checkpoint.filter(c -> c.tsNs() > 0)
                 .map(c -> EpochNanos.toInstant(c.tsNs())).orElse(null),
-                checkpoint.map(PopulatorCheckpoint::published).orElse(0L), pending, replay.size(), walks, objectDlq,
+                checkpoint.map(PopulatorCheckpoint::published).orElse(0L), backlog, pending, replay.size(), walks, objectDlq,
                 replayDlq);
     }
 

@@ -9,11 +9,13 @@ import java.util.List;
  *
  * @param populatorLeader    the instance leading the populator, or {@code null} when none does
  * @param populatorEventAt   the filer time of the last event the populator published, or {@code null}
+ * @param populatorBacklog   what the filer holds past the populator's checkpoint, or {@code null} before any
  * @param pendingTimers      the sum over the replay-streams instances reporting, or {@code null} when none does
  * @param reasons            why the pipeline is degraded (empty when healthy)
  */
 public record StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                            String populatorLeader, Instant populatorEventAt, long populatorPublished,
+                           Backlog populatorBacklog,
                            Long pendingTimers, int replayInstances, List<Walk> walks, long objectTasksDlq,
                            long replayStreamsDlq) {
 
@@ -40,8 +42,18 @@ public record StatusReport(Health health, List<String> reasons, List<GroupLag.Pa
     public record Walk(String bucket, boolean walked, Instant lastFinishedAt, String running, long runningPages) {
     }
 
+    /**
+     * The filer events past the populator's committed checkpoint when status asked.
+     *
+     * @param events            how many (counting stops at {@link FilerBacklog#MOST_COUNTED})
+     * @param oldestUnpublished the filer time of the first of them, or {@code null} when there are none
+     * @param error             why the filer could not be asked, or {@code null}
+     */
+    public record Backlog(long events, Instant oldestUnpublished, String error) {
+    }
+
     public static StatusReport unreachable(String reason) {
-        return new StatusReport(Health.UNREACHABLE, List.of(reason), List.of(), null, null, 0, null, 0, List.of(), 0,
-                0);
+        return new StatusReport(Health.UNREACHABLE, List.of(reason), List.of(), null, null, 0, null, null, 0,
+                List.of(), 0, 0);
     }
 }

@@ -3,6 +3,13 @@ package io.tidemark.cli.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.cli.TidemarkCommand;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import io.tidemark.topics.TopicRegistry;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
@@ -12,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -132,13 +140,68 @@ class StatusCommandTest {
         return Stream.concat(Arrays.stream(first), Arrays.stream(second)).toArray(String[]::new);
     }
 
+    /**
+     * Issue 11: how far the populator is behind is measured against the filer itself — the events its meta-log holds
+     * past the committed checkpoint — not only by the age of the last published event.
+     */
+    @Test
+    void shouldCountTheFilerEventsPastThePopulatorsCheckpoint(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        String prefix = ns.topicPrefix() + "behind.";
+        try (FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral(), Clock.systemUTC()).start()) {
+            emulator.s3().createBucket("b", false);
+            for (int i = 0; i < 6; i++) {
+                emulator.s3().putObject("b", "k" + i, 1, Map.of(), Map.of());
+            }
+            List<SubscribeMetadataResponse> events = emulator.store().events(0).stream()
+                    .filter(e -> e.getDirectory().startsWith("/buckets")).toList();
+            String[] settings = {"--set", "kafka.bootstrap.servers=" + cluster.kafkaBootstrapServers(),
+                    "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
+                    "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-behind",
+                    "--set", "topic.prefix=" + prefix, "--set", "filer.address=" + emulator.filerAddress()};
+            assertThat(run(new StringWriter(), concat(new String[] {"topics", "create"}, settings))).isZero();
+            // The populator has published the first two events of the bucket.
+            SubscribeMetadataResponse published = events.get(1);
+            TopicRegistry topics = TopicRegistry.from(new TidemarkConfig(Map.of("topic.prefix", prefix)));
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    Map.of("bootstrap.servers", cluster.kafkaBootstrapServers()), new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
+                String name = topics.populatorCheckpoint().name();
+                producer.send(new ProducerRecord<>(name, topics.populatorCheckpoint().keySerde().serializer()
+                        .serialize(name, PopulatorCheckpoint.KEY), topics.populatorCheckpoint().valueSerde()
+                        .serializer().serialize(name, new PopulatorCheckpoint(published.getTsNs(), 1, 2, 0)))).get();
+            }
+
+            StringWriter json = new StringWriter();
+            int status = run(json, concat(new String[] {"status", "--json", "--max-populator-lag", "0"}, settings));
+            JsonNode report = new ObjectMapper().readTree(json.toString());
+            assertThat(report.path("populatorBacklog").path("events").asLong()).as(json.toString())
+                    .isEqualTo(events.size() - 2);
+            assertThat(report.path("populatorBacklog").path("oldestUnpublished").asText())
+                    .isEqualTo(EpochNanos.toInstant(events.get(2).getTsNs()).toString());
+            assertThat(status).isEqualTo(1);
+            assertThat(report.path("reasons").toString()).contains("the populator is " + (events.size() - 2)
+                    + " filer event(s) behind");
+
+            StringWriter text = new StringWriter();
+            run(text, concat(new String[] {"status"}, settings));
+            assertThat(text.toString()).contains((events.size() - 2) + " filer event(s) not yet published");
+        }
+
+        StringWriter unreachable = new StringWriter();
+        run(unreachable, "status", "--set", "kafka.bootstrap.servers=" + cluster.kafkaBootstrapServers(),
+                "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
+                "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-behind",
+                "--set", "topic.prefix=" + prefix, "--set", "filer.address=127.0.0.1:1");
+        assertThat(unreachable.toString()).contains("the filer at 127.0.0.1:1 does not answer");
+    }
+
     @Test
     void shouldPrintOffsetsLikeTheConsumerGroupsToolAndWalkFreshness() {
         Instant now = Instant.parse("2026-11-23T12:00:00Z");
         StatusReport report = new StatusReport(StatusReport.Health.DEGRADED, List.of("3 object task(s) parked"),
                 List.of(new GroupLag.Partition("t.object-processor", "t.object-tasks", 0, 40, 42, 2),
                         new GroupLag.Partition("t.object-processor", "t.object-tasks", 1, -1, 5, 5)),
-                "host-1", now.minusSeconds(3), 120, 7L, 1,
+                "host-1", now.minusSeconds(3), 120, new StatusReport.Backlog(4, now.minusSeconds(8), null), 7L, 1,
                 List.of(new StatusReport.Walk("photos", true, now.minusSeconds(3_700), null, 0),
                         new StatusReport.Walk("logs", true, null, "steady-logs-1", 4)), 3, 0);
         StringWriter text = new StringWriter();
@@ -147,6 +210,7 @@ class StatusCommandTest {
                 .containsPattern("t\\.object-processor +t\\.object-tasks +0 +40 +42 +2")
                 .containsPattern("t\\.object-tasks +1 +- +5 +5")
                 .contains("led by host-1, 120 events published", "(3s ago)", "7 timers pending on 1 instance(s)")
+                .contains("4 filer event(s) not yet published, the oldest from 8s ago")
                 .contains("1h1m ago", "never", "steady-logs-1, 4 pages");
     }
 }
