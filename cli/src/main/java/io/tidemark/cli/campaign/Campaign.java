@@ -32,7 +32,7 @@ import org.apache.kafka.clients.admin.Admin;
  * A fault campaign: the whole pipeline with every service as its own process, Kafka and ZooKeeper as child
  * processes, rounds of objects falling due while one fault per round strikes — a service killed with SIGKILL, Kafka
  * or ZooKeeper killed and restarted, the filer answering UNAVAILABLE or slowly, an object's identity changed behind
- * the pipeline's back. Every choice comes from one seed, printed first, so a run can be replayed.
+ * the pipeline's back, a lifecycle rule edited. Every choice comes from one seed, printed first, so a run can be replayed.
  *
  * <p>Throughout, a watcher checks that nothing the rules keep is gone and nothing is gone before its time (wrongful
  * deletes). After the last round the faults heal, and every object that fell due must be gone within the deadline
@@ -91,7 +91,7 @@ final class Campaign {
                 for (int round = 0; round < options.rounds(); round++) {
                     List<CampaignScenario.Fate> written = scenario.round(round, random);
                     fates.addAll(written);
-                    strike(round, cluster, emulator, written);
+                    strike(round, cluster, emulator, scenario, written);
                     Thread.sleep(options.roundLength().toMillis());
                 }
                 heal(cluster, emulator);
@@ -160,9 +160,10 @@ final class Campaign {
     }
 
     /** One fault, chosen by the seed. */
-    private void strike(int round, LocalCluster cluster, FilerEmulator emulator, List<CampaignScenario.Fate> written)
+    private void strike(int round, LocalCluster cluster, FilerEmulator emulator, CampaignScenario scenario,
+                        List<CampaignScenario.Fate> written)
             throws Exception {
-        int kind = random.nextInt(6);
+        int kind = random.nextInt(7);
         String fault;
         switch (kind) {
             case 0 -> {
@@ -197,6 +198,7 @@ final class Campaign {
                 emulator.faults().setLatency(Duration.ZERO);
                 fault = latency + " ms latency for " + length + " ms";
             }
+            case 5 -> fault = scenario.editRules(fates);
             default -> {
                 String key = CampaignScenario.driftCandidate(written, random);
                 emulator.s3().drift(CampaignScenario.PLAIN, key, null);

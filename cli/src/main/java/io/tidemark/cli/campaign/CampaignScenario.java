@@ -11,13 +11,16 @@ import java.util.Random;
 
 /**
  * The objects a campaign writes and what S3's rules say must become of each — written here by hand from the rules,
- * not computed by the engine under test. An unversioned bucket (Days by prefix, a tag filter, a past Date) and an
- * object-lock bucket (NoncurrentDays keeping one newer noncurrent version; a legal hold).
+ * not computed by the engine under test. An unversioned bucket (Days by prefix, a tag filter, a past Date, and
+ * {@code late/} objects no rule covers until a rule edit adds one) and an object-lock bucket (NoncurrentDays keeping
+ * one newer noncurrent version; a legal hold).
  */
 final class CampaignScenario {
 
     static final String PLAIN = "campaign-plain";
     static final String LOCKED = "campaign-locked";
+    /** Objects under it are kept until the first rule edit; from then on they go a day after they were written. */
+    static final String LATE = "late/";
 
     /**
      * @param versionId the version the fate is about, or {@code null} for the key's current object
@@ -32,6 +35,7 @@ final class CampaignScenario {
 
     private final S3Gateway s3;
     private final Duration day;
+    private int ruleEdits;
 
     CampaignScenario(S3Gateway s3, Duration day) {
         this.s3 = s3;
@@ -40,19 +44,51 @@ final class CampaignScenario {
 
     void setUp(Instant now) {
         String yesterday = now.minus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.DAYS).toString();
+        this.yesterday = yesterday;
         s3.createBucket(PLAIN, false);
-        s3.putLifecycle(PLAIN, "<LifecycleConfiguration>"
-                + rule("logs", "<Prefix>logs/</Prefix>", "<Expiration><Days>1</Days></Expiration>")
-                + rule("scratch", "<And><Prefix>tmp/</Prefix><Tag><Key>class</Key><Value>scratch</Value></Tag></And>",
-                        "<Expiration><Days>1</Days></Expiration>")
-                + rule("old", "<Prefix>old/</Prefix>", "<Expiration><Date>" + yesterday + "</Date></Expiration>")
-                + "</LifecycleConfiguration>");
+        s3.putLifecycle(PLAIN, plainRules());
         s3.createBucket(LOCKED, true);
         s3.putLifecycle(LOCKED, "<LifecycleConfiguration>"
                 + rule("noncurrent", "<Prefix></Prefix>", "<NoncurrentVersionExpiration><NoncurrentDays>1"
                         + "</NoncurrentDays><NewerNoncurrentVersions>1</NewerNoncurrentVersions>"
                         + "</NoncurrentVersionExpiration>")
                 + "</LifecycleConfiguration>");
+    }
+
+    private String yesterday;
+
+    /** The unversioned bucket's rules after {@link #ruleEdits} edits; every edit renames them and rotates their order. */
+    private String plainRules() {
+        String suffix = ruleEdits == 0 ? "" : "-e" + ruleEdits;
+        List<String> rules = new ArrayList<>(List.of(
+                rule("logs" + suffix, "<Prefix>logs/</Prefix>", "<Expiration><Days>1</Days></Expiration>"),
+                rule("scratch" + suffix, "<And><Prefix>tmp/</Prefix><Tag><Key>class</Key><Value>scratch</Value></Tag>"
+                        + "</And>", "<Expiration><Days>1</Days></Expiration>"),
+                rule("old" + suffix, "<Prefix>old/</Prefix>", "<Expiration><Date>" + yesterday
+                        + "</Date></Expiration>")));
+        if (ruleEdits > 0) {
+            rules.add(rule("late" + suffix, "<Prefix>" + LATE + "</Prefix>", "<Expiration><Days>1</Days></Expiration>"));
+        }
+        java.util.Collections.rotate(rules, ruleEdits);
+        return "<LifecycleConfiguration>" + String.join("", rules) + "</LifecycleConfiguration>";
+    }
+
+    /**
+     * Edits the unversioned bucket's lifecycle configuration. The first edit adds a rule for {@link #LATE}: the
+     * objects there, kept until now, become due a day after they were written (at once for the older ones), which
+     * only a recovery walk can arrange for those written before the edit. Later edits rename and reorder the rules,
+     * which changes nothing S3 would do. The fates change before the configuration does, so the watcher never
+     * judges a delete by the old ones.
+     */
+    String editRules(List<Fate> fates) {
+        ruleEdits++;
+        if (ruleEdits == 1) {
+            fates.replaceAll(f -> f.key().startsWith(LATE) && !f.gone()
+                    ? new Fate(f.bucket(), f.key(), f.versionId(), true, f.notBefore()) : f);
+        }
+        s3.putLifecycle(PLAIN, plainRules());
+        return ruleEdits == 1 ? "rule edit: late/ now expires a day after writing"
+                : "rule edit " + ruleEdits + ": rules renamed and reordered, same meaning";
     }
 
     private static String rule(String id, String filter, String action) {
@@ -79,6 +115,9 @@ final class CampaignScenario {
         fates.add(new Fate(PLAIN, "keep/r" + round, null, false, null));
         s3.putObject(PLAIN, "old/r" + round, 10, Map.of(), Map.of());
         fates.add(new Fate(PLAIN, "old/r" + round, null, true, Instant.EPOCH));
+        // Kept while no rule covers it; its notBefore is what a rule added later allows.
+        s3.putObject(PLAIN, LATE + "r" + round, 10, Map.of(), Map.of());
+        fates.add(new Fate(PLAIN, LATE + "r" + round, null, ruleEdits > 0, dueFloor));
 
         // Three versions: the newest is current, the next is the one noncurrent version kept, the oldest goes a day
         // after it became noncurrent.
