@@ -93,7 +93,11 @@ public final class PopulatorService extends ManagedService {
         Duration backoff = Duration.ofMillis(100);
         while (running) {
             try {
-                if (!latch.await(1, TimeUnit.SECONDS)) {
+                // The node is read before leadership is confirmed: a latch that resets in between (and creates a
+                // new node) is then not leading, and the term fences its registry writes by a node it held as leader.
+                String leaderNode = latch.getOurPath();
+                if (!latch.await(1, TimeUnit.SECONDS) || leaderNode == null
+                        || !leaderNode.equals(latch.getOurPath())) {
                     metrics.leader(false);
                     metrics.status("standby");
                     continue;
@@ -101,7 +105,7 @@ public final class PopulatorService extends ManagedService {
                 metrics.leader(true);
                 metrics.status("leading");
                 log.info("populator {} leads; tailing the filer meta-log", instanceId);
-                tailer.run(() -> running && latch.hasLeadership(), latch.getOurPath());
+                tailer.run(() -> running && latch.hasLeadership(), leaderNode);
                 backoff = Duration.ofMillis(100);
                 metrics.status(running ? "standby" : "stopped");
                 log.info("populator {} no longer leads", instanceId);

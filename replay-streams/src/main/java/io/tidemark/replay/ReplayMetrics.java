@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,7 +19,8 @@ public final class ReplayMetrics {
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> totals = new ConcurrentHashMap<>();
-    private final Map<Integer, Long> pendingByPartition = new ConcurrentHashMap<>();
+    private final Map<Integer, Map<String, Long>> pendingByPartition = new ConcurrentHashMap<>();
+    private final Set<String> pendingKinds = ConcurrentHashMap.newKeySet();
     private final Timer dueToEmitted;
 
     public ReplayMetrics(MeterRegistry registry) {
@@ -25,7 +28,7 @@ public final class ReplayMetrics {
         dueToEmitted = Timer.builder("tidemark.replay.due.to.emitted").publishPercentileHistogram()
                 .description("From a timer's due instant to the emission of its object task").register(registry);
         Gauge.builder("tidemark.replay.timers.pending", this, ReplayMetrics::pending)
-                .description("Timers armed and not yet fired (approximate, this instance's tasks)").register(registry);
+                .description("Timers armed and not yet fired (this instance's tasks)").register(registry);
     }
 
     void armed(String kind) {
@@ -53,8 +56,17 @@ public final class ReplayMetrics {
         count("tidemark.replay.records.skipped", "reason", reason, "Records that arm nothing, by reason");
     }
 
-    void pending(int partition, long timers) {
-        pendingByPartition.put(partition, timers);
+    /** A task's pending timers by kind, as its store counts them. */
+    void pending(int partition, Map<String, Long> byKind) {
+        pendingByPartition.put(partition, Map.copyOf(byKind));
+        for (String kind : byKind.keySet()) {
+            if (pendingKinds.add(kind)) {
+                Gauge.builder("tidemark.replay.timers.pending.by.kind", this, m -> m.pendingByKind()
+                                .getOrDefault(kind, 0L)).tag("kind", kind.toLowerCase(Locale.ROOT))
+                        .description("Timers armed and not yet fired, by kind (this instance's tasks)")
+                        .register(registry);
+            }
+        }
     }
 
     void released(int partition) {
@@ -72,7 +84,13 @@ public final class ReplayMetrics {
     }
 
     public long pending() {
-        return pendingByPartition.values().stream().mapToLong(Long::longValue).sum();
+        return pendingByPartition.values().stream().flatMap(m -> m.values().stream()).mapToLong(Long::longValue).sum();
+    }
+
+    public Map<String, Long> pendingByKind() {
+        Map<String, Long> byKind = new TreeMap<>();
+        pendingByPartition.values().forEach(m -> m.forEach((kind, n) -> byKind.merge(kind, n, Long::sum)));
+        return byKind;
     }
 
     public String statusLine(String state) {

@@ -48,7 +48,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         this.context = context;
         KeyValueStore<Bytes, ReplayTimer> timerStore = context.getStateStore(TimerStore.TIMERS);
         KeyValueStore<String, Bytes> index = context.getStateStore(TimerStore.INDEX);
-        this.timers = new TimerStore(timerStore, index);
+        KeyValueStore<String, Long> counts = context.getStateStore(TimerStore.COUNTS);
+        this.timers = new TimerStore(timerStore, index, counts);
         KeyValueStore<String, byte[]> configStore = context.getStateStore(ReplayTopology.BUCKET_CONFIGS_STORE);
         this.configs = new BucketConfigs(configStore, params.topics().bucketConfigs().valueSerde().deserializer());
         context.schedule(params.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fire);
@@ -97,7 +98,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
                 log.info("timer {} dropped at firing: {}", timer.timerId(), reason);
             }
         }
-        params.metrics().pending(context.taskId().partition(), timers.approximateSize());
+        params.metrics().pending(context.taskId().partition(), timers.pendingByKind());
     }
 
     /**

@@ -61,6 +61,8 @@ public final class ReplayTopology {
                 Serdes.Bytes(), timerSerde), "timers");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.INDEX),
                 Serdes.String(), Serdes.Bytes()), "timers");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.COUNTS),
+                Serdes.String(), Serdes.Long()), "timers");
         // The global store keeps each configuration as its record's bytes: a processor compares bytes to reuse the
         // configuration it decoded last instead of decoding the lifecycle XML's JSON for every event.
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(BUCKET_CONFIGS_STORE),

@@ -4,8 +4,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -14,21 +17,59 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * The timers of one stream task. {@code timers} is keyed by the due instant (8 bytes, big-endian epoch millis)
  * followed by the timer id, so a range scan from the epoch to now returns exactly the due timers, earliest first;
- * {@code index} maps a timer id to its key there, so an event can replace or cancel its object's timer.
+ * {@code index} maps a timer id to its key there, so an event can replace or cancel its object's timer;
+ * {@code counts} holds how many timers of each kind are pending, changed in the same write as the timers so it stays
+ * exact across crashes and restores (a RocksDB estimate cannot tell kinds apart and drifts with deletes).
  */
 final class TimerStore {
 
     static final String TIMERS = "timers";
     static final String INDEX = "timer-index";
+    static final String COUNTS = "timer-counts";
+    /** Marks a counts store filled: one made after its timers existed (an upgrade) is counted once from them. */
+    private static final String COUNTED = "#counted";
 
     private static final Bytes EPOCH = Bytes.wrap(new byte[8]);
 
     private final KeyValueStore<Bytes, ReplayTimer> timers;
     private final KeyValueStore<String, Bytes> index;
+    private final KeyValueStore<String, Long> counts;
 
-    TimerStore(KeyValueStore<Bytes, ReplayTimer> timers, KeyValueStore<String, Bytes> index) {
+    TimerStore(KeyValueStore<Bytes, ReplayTimer> timers, KeyValueStore<String, Bytes> index,
+               KeyValueStore<String, Long> counts) {
         this.timers = timers;
         this.index = index;
+        this.counts = counts;
+        if (counts.get(COUNTED) == null) {
+            countFromTimers();
+        }
+    }
+
+    private void countFromTimers() {
+        Map<String, Long> byKind = new HashMap<>();
+        try (KeyValueIterator<Bytes, ReplayTimer> it = timers.all()) {
+            it.forEachRemaining(kv -> byKind.merge(kv.value.kind(), 1L, Long::sum));
+        }
+        byKind.forEach(counts::put);
+        counts.put(COUNTED, 1L);
+    }
+
+    private void add(String kind, long delta) {
+        Long n = counts.get(kind);
+        counts.put(kind, (n == null ? 0 : n) + delta);
+    }
+
+    /** Pending timers by kind; a kind whose timers have all gone shows 0. */
+    Map<String, Long> pendingByKind() {
+        Map<String, Long> byKind = new TreeMap<>();
+        try (KeyValueIterator<String, Long> it = counts.all()) {
+            it.forEachRemaining(kv -> {
+                if (!kv.key.equals(COUNTED)) {
+                    byKind.put(kv.key, kv.value);
+                }
+            });
+        }
+        return byKind;
     }
 
     static Bytes key(Instant due, String timerId) {
@@ -43,6 +84,7 @@ final class TimerStore {
         Bytes key = key(timer.dueAt(), timer.timerId());
         timers.put(key, timer);
         index.put(timer.timerId(), key);
+        add(timer.kind(), 1);
     }
 
     /** Removes a timer; true if there was one. */
@@ -51,7 +93,10 @@ final class TimerStore {
         if (key == null) {
             return false;
         }
-        timers.delete(key);
+        ReplayTimer gone = timers.delete(key);
+        if (gone != null) {
+            add(gone.kind(), -1);
+        }
         return true;
     }
 
@@ -73,7 +118,4 @@ final class TimerStore {
         return due;
     }
 
-    long approximateSize() {
-        return timers.approximateNumEntries();
-    }
 }

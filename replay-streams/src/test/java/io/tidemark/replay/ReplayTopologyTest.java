@@ -137,6 +137,32 @@ class ReplayTopologyTest {
         assertThat(metrics.total("tidemark.replay.timers.fired", "expiration_days")).isEqualTo(1);
     }
 
+    /** Issue 14: pending timers are counted exactly, by kind, as they are armed, replaced, cancelled and fired. */
+    @Test
+    void shouldCountPendingTimersByKindAsTheyAreArmedReplacedCancelledAndFired() {
+        lifecycle("b", EXPIRE_1_DAY.replace("</Rule></LifecycleConfiguration>", "</Rule>"
+                + "<Rule><ID>abort</ID><Filter><Prefix>up/</Prefix></Filter><Status>Enabled</Status>"
+                + "<AbortIncompleteMultipartUpload><DaysAfterInitiation>3</DaysAfterInitiation>"
+                + "</AbortIncompleteMultipartUpload></Rule></LifecycleConfiguration>"));
+        Entry a = Events.object("logs/a", T0, 1, Map.of());
+        Entry b = Events.object("logs/b", T0, 1, Map.of());
+        event(Events.written("b", a, T0));
+        event(Events.written("b", b, T0));
+        event(Events.written("b", Events.object("logs/c", T0, 1, Map.of()), T0));
+        event(Events.overwritten("b", a, Events.object("logs/a", T0.plusSeconds(1), 2, Map.of()), T0.plusSeconds(1)));
+        event(Events.uploadInitiated("b", Events.upload("u1", "up/big", T0), T0));
+        event(Events.deleted("b", b, T0.plusSeconds(2)));
+        advanceTo(T0.plusSeconds(2));
+        assertThat(metrics.pendingByKind()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("EXPIRATION_DAYS", 2L, "ABORT_MPU", 1L));
+        assertThat(metrics.pending()).isEqualTo(3);
+
+        advanceTo(T0.plusSeconds(13));
+        assertThat(tasks.readValuesToList()).hasSize(2);
+        assertThat(metrics.pendingByKind()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("EXPIRATION_DAYS", 0L, "ABORT_MPU", 1L));
+    }
+
     @Test
     void shouldRetimeOnOverwriteAndFireOnceWithTheNewIdentity() {
         lifecycle("b", EXPIRE_1_DAY);
