@@ -19,6 +19,9 @@ public final class LifecycleBuckets {
 
     static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
+    /** Most registry reads or writes one caller keeps outstanding. */
+    public static final int IN_FLIGHT = 1_000;
+
     private final CuratorFramework client;
 
     public LifecycleBuckets(CuratorFramework client) {
@@ -81,9 +84,6 @@ public final class LifecycleBuckets {
         }
         return all;
     }
-
-    /** Most registry reads or writes one caller keeps outstanding. */
-    public static final int IN_FLIGHT = 1_000;
 
     private static Optional<RegistryEntry> parseOrEmpty(byte[] value) {
         try {
