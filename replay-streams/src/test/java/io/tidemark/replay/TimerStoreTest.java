@@ -1,0 +1,60 @@
+package io.tidemark.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.topics.JsonSerde;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/** The timer store's own bookkeeping, on in-memory stores. */
+class TimerStoreTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-24T00:00:00Z");
+
+    private final MockProcessorContext<String, Object> context = new MockProcessorContext<>();
+    private final KeyValueStore<Bytes, ReplayTimer> timers = store(Stores.keyValueStoreBuilder(
+            Stores.inMemoryKeyValueStore(TimerStore.TIMERS), Serdes.Bytes(), new JsonSerde<>(ReplayTimer.class)));
+    private final KeyValueStore<String, Bytes> index = store(Stores.keyValueStoreBuilder(
+            Stores.inMemoryKeyValueStore(TimerStore.INDEX), Serdes.String(), Serdes.Bytes()));
+
+    private <K, V> KeyValueStore<K, V> store(
+            org.apache.kafka.streams.state.StoreBuilder<KeyValueStore<K, V>> builder) {
+        KeyValueStore<K, V> store = builder.withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        return store;
+    }
+
+    private KeyValueStore<String, Long> counts(String name) {
+        return store(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), Serdes.Long()));
+    }
+
+    private static ReplayTimer timer(String id, String kind, Instant due) {
+        return new ReplayTimer(id, "b", id, id, "", kind, "r", "h", due, null, 1, Map.of(), T0, null, null, 1);
+    }
+
+    /** Timers armed before the counts store existed (an upgrade): the counts are taken from them once. */
+    @Test
+    void shouldCountTheTimersAlreadyThereWhenTheCountsStoreIsNew() {
+        TimerStore before = new TimerStore(timers, index, counts("first-counts"));
+        before.arm(timer("a", "EXPIRATION_DAYS", T0.plusSeconds(10)));
+        before.arm(timer("b", "EXPIRATION_DAYS", T0.plusSeconds(20)));
+        before.arm(timer("u", "ABORT_MPU", T0.plusSeconds(30)));
+
+        TimerStore upgraded = new TimerStore(timers, index, counts("new-counts"));
+        assertThat(upgraded.pendingByKind()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("EXPIRATION_DAYS", 2L, "ABORT_MPU", 1L));
+
+        upgraded.cancel("a");
+        upgraded.arm(timer("u", "ABORT_MPU", T0.plusSeconds(40)));
+        assertThat(upgraded.pendingByKind()).as("a cancel and a replacement")
+                .containsExactlyInAnyOrderEntriesOf(Map.of("EXPIRATION_DAYS", 1L, "ABORT_MPU", 1L));
+        assertThat(upgraded.cancel("a")).as("cancelled twice counts once").isFalse();
+        assertThat(upgraded.pendingByKind()).containsEntry("EXPIRATION_DAYS", 1L);
+    }
+}
