@@ -165,6 +165,7 @@ public final class MetaLogTailer {
         private final BucketRegistry.Batch registryWrites;
         private long lastTsNs;
         private int eventsAtTs;
+        private boolean coldStarting;
 
         Term(TransactionalPublisher publisher, BucketConfigTracker tracker, BucketRegistry registry,
              String bucketsDirectory, BooleanSupplier leading) {
@@ -186,6 +187,15 @@ public final class MetaLogTailer {
          * (the listing's start less the overlap), so it covers everything that changes during and after the listing.
          */
         Optional<PopulatorCheckpoint> coldStart(PopulatorCheckpoint from) throws Exception {
+            coldStarting = true;
+            try {
+                return enumerate(from);
+            } finally {
+                coldStarting = false;
+            }
+        }
+
+        private Optional<PopulatorCheckpoint> enumerate(PopulatorCheckpoint from) throws Exception {
             long began = System.nanoTime();
             long chunkTime = settings.coldStartChunkTime().toNanos();
             Set<String> seen = new HashSet<>();
@@ -478,10 +488,18 @@ public final class MetaLogTailer {
             if (!c.removed() && c.config().invalidCode() != null) {
                 metrics.invalidConfigSeen();
             }
-            log.info("bucket {}: {}", bucket, c.removed() ? "lifecycle configuration removed"
-                    : c.config().invalidCode() != null ? "invalid lifecycle configuration (" + c.config().invalidCode() + ")"
-                    : "lifecycle configuration " + c.config().ruleSetHash().substring(0, 16)
-                    + (c.recovery() ? ", recovery walk requested" : ""));
+            // A cold start sums its buckets up per chunk; a line for each of thousands would cost more than the work.
+            if (coldStarting ? log.isDebugEnabled() : log.isInfoEnabled()) {
+                String what = c.removed() ? "lifecycle configuration removed"
+                        : c.config().invalidCode() != null ? "invalid lifecycle configuration ("
+                        + c.config().invalidCode() + ")" : "lifecycle configuration "
+                        + c.config().ruleSetHash().substring(0, 16) + (c.recovery() ? ", recovery walk requested" : "");
+                if (coldStarting) {
+                    log.debug("bucket {}: {}", bucket, what);
+                } else {
+                    log.info("bucket {}: {}", bucket, what);
+                }
+            }
             metrics.registry(tracker.size(), tracker.invalidCount());
         }
 
