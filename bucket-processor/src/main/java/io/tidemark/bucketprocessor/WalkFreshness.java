@@ -47,7 +47,8 @@ final class WalkFreshness {
         for (var node : registry.readAll().entrySet()) {
             String bucket = node.getKey();
             Optional<RegistryEntry> entry = node.getValue();
-            if (entry.isEmpty() || !entry.get().walkable()) {
+            // An unreadable node is walked to be safe (see the conductor), so its freshness counts too.
+            if (entry.isPresent() && !entry.get().walkable()) {
                 continue;
             }
             Optional<Instant> since = walks.read(bucket).flatMap(WalkFreshness::freshness);

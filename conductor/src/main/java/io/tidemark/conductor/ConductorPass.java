@@ -125,9 +125,14 @@ final class ConductorPass {
         List<Future<?>> sends = new ArrayList<>();
         int notWalked = 0;
         try {
-            for (String bucket : registry.buckets()) {
-                Optional<RegistryEntry> entry = registry.read(bucket);
-                if (entry.isEmpty() || !entry.get().walkable()) {
+            for (var node : registry.readAll().entrySet()) {
+                String bucket = node.getKey();
+                Optional<RegistryEntry> entry = node.getValue();
+                if (entry.isEmpty()) {
+                    // The walker reads the bucket's rules from bucket-configs, not from this node, so a walk is
+                    // safe; skipping it could leave due objects behind. The populator's reconcile rewrites the node.
+                    log.warn("bucket {}: its registry node cannot be read; walking it to be safe", bucket);
+                } else if (!entry.get().walkable()) {
                     notWalked++;
                     continue;
                 }

@@ -96,6 +96,25 @@ class ConductorPassTest {
         }
     }
 
+    /**
+     * One registry node that cannot be read (a hand edit, a truncated write) must not stop every other bucket's
+     * walk: it is walked to be safe — the walker reads the bucket's rules from bucket-configs, not from the node.
+     */
+    @Test
+    void shouldSeedTheOtherBucketsAndWalkABucketWhoseRegistryNodeCannotBeRead(LocalCluster cluster,
+                                                                             ClusterNamespace ns) throws Exception {
+        TidemarkConfig config = config(cluster, ns, "garbled", Map.of());
+        register(config);
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            zk.client().create().forPath(ZooKeeperPaths.bucket("aardvark"), "{not json".getBytes());
+        }
+        try (Conductor conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
+            PassReport pass = conductor.runPass();
+            assertThat(pass.outcome()).as(String.valueOf(pass.detail())).isEqualTo(PassOutcome.RAN);
+            assertThat(pass.seeded()).containsExactly("aardvark", "alpha", "beta");
+        }
+    }
+
     @Test
     void shouldRunOnePassWhenTwoConductorsStartTogether(LocalCluster cluster, ClusterNamespace ns) throws Exception {
         TidemarkConfig config = config(cluster, ns, "two", Map.of());
