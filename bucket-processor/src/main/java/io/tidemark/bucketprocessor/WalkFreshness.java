@@ -46,9 +46,7 @@ final class WalkFreshness {
         long never = 0;
         for (var node : registry.readAll().entrySet()) {
             String bucket = node.getKey();
-            Optional<RegistryEntry> entry = node.getValue();
-            // An unreadable node is walked to be safe (see the conductor), so its freshness counts too.
-            if (entry.isPresent() && !entry.get().walkable()) {
+            if (!RegistryEntry.walked(node.getValue())) {
                 continue;
             }
             Optional<Instant> since = walks.read(bucket).flatMap(WalkFreshness::freshness);

@@ -3,6 +3,7 @@ package io.tidemark.zookeeper;
 import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
+import java.util.Optional;
 
 /**
  * The value of a bucket's node in the ZooKeeper registry: enough for the conductor to decide what to walk and for
@@ -28,6 +29,15 @@ public record RegistryEntry(String ruleSetHash, String versioning, boolean objec
     /** Whether the conductor should seed steady walks of this bucket. */
     public boolean walkable() {
         return invalidCode == null && (walked == null || walked);
+    }
+
+    /**
+     * Whether the bucket of a registry node, as {@link LifecycleBuckets#readAll} gives it, is walked. A node that
+     * cannot be read is, to be safe: the walker takes the rules from bucket-configs, not from the node, and the
+     * populator's reconcile rewrites it.
+     */
+    public static boolean walked(Optional<RegistryEntry> node) {
+        return node.map(RegistryEntry::walkable).orElse(true);
     }
 
     private static boolean needsWalks(BucketConfig config, RuleReader reader) {

@@ -128,13 +128,12 @@ final class ConductorPass {
             for (var node : registry.readAll().entrySet()) {
                 String bucket = node.getKey();
                 Optional<RegistryEntry> entry = node.getValue();
-                if (entry.isEmpty()) {
-                    // The walker reads the bucket's rules from bucket-configs, not from this node, so a walk is
-                    // safe; skipping it could leave due objects behind. The populator's reconcile rewrites the node.
-                    log.warn("bucket {}: its registry node cannot be read; walking it to be safe", bucket);
-                } else if (!entry.get().walkable()) {
+                if (!RegistryEntry.walked(entry)) {
                     notWalked++;
                     continue;
+                }
+                if (entry.isEmpty()) {
+                    log.warn("bucket {}: its registry node cannot be read; walking it to be safe", bucket);
                 }
                 Instant now = clock.instant();
                 String scanId = "steady-" + bucket + "-" + now.toEpochMilli();

@@ -96,7 +96,7 @@ public final class StatusReader {
         WalkStates states = new WalkStates(zk);
         for (var node : registry.readAll().entrySet()) {
             String bucket = node.getKey();
-            boolean walked = node.getValue().map(RegistryEntry::walkable).orElse(true);
+            boolean walked = RegistryEntry.walked(node.getValue());
             Optional<WalkState> state = states.read(bucket);
             Instant lastFinished = state.map(WalkState::lastFinishedAt).orElse(null);
             String running = state.filter(s -> s.finishedAt() == null).map(WalkState::scanId).orElse(null);
