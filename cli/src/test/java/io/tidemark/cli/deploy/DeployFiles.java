@@ -18,12 +18,13 @@ import org.yaml.snakeyaml.Yaml;
 import picocli.CommandLine;
 
 /** What the deploy tests share: the repository's files, YAML, the image's command tree, the settings' names. */
-final class DeployFiles {
+public final class DeployFiles {
 
     private DeployFiles() {
     }
 
-    static Path root() {
+    /** The repository's root directory, found upwards from where the tests run. */
+    public static Path root() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.exists(p.resolve("mvnw"))) {
                 return p;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.cli.ServiceProcess;
+import io.tidemark.cli.deploy.DeployFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,18 +26,9 @@ final class DashboardCheck {
     private DashboardCheck() {
     }
 
-    static Path repositoryRoot() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.exists(p.resolve("mvnw"))) {
-                return p;
-            }
-        }
-        throw new IllegalStateException("cannot find the repository root");
-    }
-
     static void assertEveryPanelHasData(Path prometheus, List<ServiceProcess> services, Path scratch)
             throws Exception {
-        Path root = repositoryRoot();
+        Path root = DeployFiles.root();
         List<Integer> ports = services.stream().map(ServiceProcess::managementPort).toList();
         try (PrometheusServer server = PrometheusServer.start(prometheus, scratch, ports,
                 root.resolve("deploy/prometheus/alerts.yml"))) {
