@@ -18,7 +18,18 @@ final class HashWriter {
         this.digest = sha256();
     }
 
+    /** Never updated, only cloned: a clone skips the provider lookup that showed in the replay profile. */
+    private static final MessageDigest PROTOTYPE = newSha256();
+
     static MessageDigest sha256() {
+        try {
+            return (MessageDigest) PROTOTYPE.clone();
+        } catch (CloneNotSupportedException e) {
+            return newSha256();
+        }
+    }
+
+    private static MessageDigest newSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -3,7 +3,6 @@ package io.tidemark.replay;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
-import io.tidemark.topics.JsonSerde;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Duration;
@@ -22,7 +21,7 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *   meta-log-source ─┐
- *                    ├─▶ timers (stores: timers, timer-index; global: bucket-configs) ─▶ object-tasks-sink
+ *                    ├─▶ timers (stores: timers, timer-index, timer-counts; global: bucket-configs) ─▶ object-tasks-sink
  *   rearm-source ────┘
  *   bucket-configs-source ─▶ bucket-configs-updater (global store bucket-configs)
  * </pre>
@@ -33,6 +32,7 @@ import org.apache.kafka.streams.state.Stores;
 public final class ReplayTopology {
 
     static final String BUCKET_CONFIGS_STORE = "bucket-configs";
+    static final String OBJECT_TASKS_SINK = "object-tasks-sink";
 
     /** What the topology needs from the settings, and the meters it reports to. */
     public record Params(TopicRegistry topics, RuleReader rules, Duration punctuateInterval, int maxPerTick,
@@ -50,7 +50,7 @@ public final class ReplayTopology {
 
     public static Topology build(Params params) {
         TopicRegistry topics = params.topics();
-        JsonSerde<ReplayTimer> timerSerde = new JsonSerde<>(ReplayTimer.class);
+        TimerCodec timerSerde = new TimerCodec();
         Topology topology = new Topology();
         topology.addSource("meta-log-source", Serdes.String().deserializer(),
                 topics.metaLog().valueSerde().deserializer(), topics.metaLog().name());
@@ -61,8 +61,9 @@ public final class ReplayTopology {
                 Serdes.Bytes(), timerSerde), "timers");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.INDEX),
                 Serdes.String(), Serdes.Bytes()), "timers");
+        // Cached: every arm and firing rewrites the same few keys, so only their last value per commit is logged.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.COUNTS),
-                Serdes.String(), Serdes.Long()), "timers");
+                Serdes.String(), Serdes.Long()).withCachingEnabled(), "timers");
         // The global store keeps each configuration as its record's bytes: a processor compares bytes to reuse the
         // configuration it decoded last instead of decoding the lifecycle XML's JSON for every event.
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(BUCKET_CONFIGS_STORE),
@@ -71,7 +72,7 @@ public final class ReplayTopology {
                 topics.bucketConfigs().name(), "bucket-configs-updater",
                 () -> new BucketConfigsUpdater(topics.bucketConfigs().valueSerde().serializer()));
         int partitions = topics.objectTasks().partitions();
-        topology.addSink("object-tasks-sink", topics.objectTasks().name(), Serdes.String().serializer(),
+        topology.addSink(OBJECT_TASKS_SINK, topics.objectTasks().name(), Serdes.String().serializer(),
                 topics.objectTasks().valueSerde().serializer(),
                 (topic, key, value, numPartitions) -> java.util.Optional.of(java.util.Set.of(
                         ShardPartitioner.shardOf(key, numPartitions))), "timers");

@@ -78,13 +78,28 @@ final class TimerStore {
         return Bytes.wrap(ByteBuffer.allocate(8 + id.length).putLong(Math.max(0, due.toEpochMilli())).put(id).array());
     }
 
-    /** Arms a timer, replacing the timer of the same id if there is one. */
+    /**
+     * Arms a timer, replacing the timer of the same id if there is one. Each write is a changelog record, so only
+     * what changed is written: a timer re-armed at the same due instant overwrites its value alone, and the index
+     * is overwritten, never deleted first.
+     */
     void arm(ReplayTimer timer) {
-        cancel(timer.timerId());
         Bytes key = key(timer.dueAt(), timer.timerId());
+        Bytes oldKey = index.get(timer.timerId());
+        // A timer id names its kind, so a replacement never moves a count from one kind to another.
+        boolean counted = false;
+        if (key.equals(oldKey)) {
+            counted = timers.get(key) != null;
+        } else if (oldKey != null && timers.delete(oldKey) != null) {
+            add(timer.kind(), -1);
+        }
         timers.put(key, timer);
-        index.put(timer.timerId(), key);
-        add(timer.kind(), 1);
+        if (!key.equals(oldKey)) {
+            index.put(timer.timerId(), key);
+        }
+        if (!counted) {
+            add(timer.kind(), 1);
+        }
     }
 
     /** Removes a timer; true if there was one. */

@@ -2,7 +2,6 @@ package io.tidemark.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.topics.JsonSerde;
 import java.time.Instant;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
@@ -19,7 +18,7 @@ class TimerStoreTest {
 
     private final MockProcessorContext<String, Object> context = new MockProcessorContext<>();
     private final KeyValueStore<Bytes, ReplayTimer> timers = store(Stores.keyValueStoreBuilder(
-            Stores.inMemoryKeyValueStore(TimerStore.TIMERS), Serdes.Bytes(), new JsonSerde<>(ReplayTimer.class)));
+            Stores.inMemoryKeyValueStore(TimerStore.TIMERS), Serdes.Bytes(), new TimerCodec()));
     private final KeyValueStore<String, Bytes> index = store(Stores.keyValueStoreBuilder(
             Stores.inMemoryKeyValueStore(TimerStore.INDEX), Serdes.String(), Serdes.Bytes()));
 
@@ -56,5 +55,19 @@ class TimerStoreTest {
                 .containsExactlyInAnyOrderEntriesOf(Map.of("EXPIRATION_DAYS", 1L, "ABORT_MPU", 1L));
         assertThat(upgraded.cancel("a")).as("cancelled twice counts once").isFalse();
         assertThat(upgraded.pendingByKind()).containsEntry("EXPIRATION_DAYS", 1L);
+    }
+
+    @Test
+    void shouldReplaceATimerReArmedAtTheSameOrAnotherDueInstantAndCountItOnce() {
+        TimerStore store = new TimerStore(timers, index, counts("counts"));
+        store.arm(timer("a", "EXPIRATION_DAYS", T0.plusSeconds(10)));
+        store.arm(timer("a", "EXPIRATION_DAYS", T0.plusSeconds(10)));
+        store.arm(timer("a", "EXPIRATION_DAYS", T0.plusSeconds(30)));
+
+        assertThat(store.pendingByKind()).containsExactlyEntriesOf(Map.of("EXPIRATION_DAYS", 1L));
+        assertThat(store.due(T0.plusSeconds(20), 10)).as("the earlier instant holds nothing any more").isEmpty();
+        assertThat(store.due(T0.plusSeconds(30), 10)).extracting(ReplayTimer::dueAt)
+                .containsExactly(T0.plusSeconds(30));
+        assertThat(timers.approximateNumEntries()).isEqualTo(1);
     }
 }
