@@ -32,6 +32,11 @@ class WalkProgress {
      * @return how long the walk took, when this page ended it and the walk's start is known
      */
     Optional<Duration> paged(BucketTask task, long handled, boolean last) {
+        if (task.details().prefix() != null && !task.details().prefix().isEmpty()) {
+            // A walk of one prefix (replay-streams asks for one when an older version of a key is latest again)
+            // says nothing of the whole bucket's freshness, and must not take the state over from a bucket walk.
+            return Optional.empty();
+        }
         String scanId = task.details().scanId();
         boolean first = task.details().marker() == null;
         Instant now = clock.instant();

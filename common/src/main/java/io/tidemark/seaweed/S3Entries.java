@@ -26,6 +26,12 @@ public final class S3Entries {
         return tags;
     }
 
+    /** An extended attribute as UTF-8 text, if the entry has it. */
+    public static Optional<String> text(Entry entry, String name) {
+        var value = entry.getExtendedMap().get(name);
+        return value == null ? Optional.empty() : Optional.of(value.toStringUtf8());
+    }
+
     public static Instant modTime(Entry entry) {
         return Instant.ofEpochSecond(entry.getAttributes().getMtime(), entry.getAttributes().getMtimeNs());
     }

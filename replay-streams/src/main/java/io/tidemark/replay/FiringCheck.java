@@ -1,6 +1,7 @@
 package io.tidemark.replay;
 
 import io.tidemark.lifecycle.engine.MultipartUpload;
+import io.tidemark.lifecycle.engine.ObjectVersion;
 import io.tidemark.lifecycle.engine.RuleMatch;
 import io.tidemark.replay.TimerPlanner.BucketRules;
 import io.tidemark.seaweed.ActionKind;
@@ -28,8 +29,11 @@ final class FiringCheck {
     record Drop(String reason) implements Verdict {
     }
 
-    /** How far a timer under a legal hold is put off; it is re-armed sooner by any change to its entry. */
-    static final java.time.Duration LOCK_HORIZON = java.time.Duration.ofDays(36_500);
+    /**
+     * How far a timer that waits for its entry to change is put off: one under a legal hold, or a delete marker's
+     * candidate that has fired and is watched. Any change to the entry re-arms it sooner.
+     */
+    static final java.time.Duration UNTIL_ENTRY_CHANGES = java.time.Duration.ofDays(36_500);
 
     static Verdict check(ReplayTimer timer, Optional<BucketRules> rules, Instant now) {
         if (rules.isEmpty()) {
@@ -39,18 +43,14 @@ final class FiringCheck {
             // A second, client-side guard: the gateway checks locks only where the bucket has object lock enabled.
             // The timer waits out a retention; under a legal hold it waits until the entry changes (lifting the
             // hold is an update of the entry, which re-arms the timer from the entry as it is then).
-            Instant until = timer.protectedUntil().isAfter(now.plus(LOCK_HORIZON)) ? now.plus(LOCK_HORIZON)
+            Instant until = timer.protectedUntil().isAfter(now.plus(UNTIL_ENTRY_CHANGES)) ? now.plus(UNTIL_ENTRY_CHANGES)
                     : timer.protectedUntil();
             return new Retime(timer.retimed(timer.ruleId(), timer.ruleHash(), until));
         }
         ActionKind kind = ActionKind.valueOf(timer.kind());
         var evaluation = timer.upload()
                 ? rules.get().rules().evaluate(new MultipartUpload(timer.logicalKey(), timer.modTime()), now)
-                : rules.get().rules().evaluate(timer.noncurrent()
-                        ? TimerPlanner.noncurrent(timer.logicalKey(), timer.size(), timer.tags(), timer.modTime(),
-                                timer.versionId(), timer.noncurrentSince())
-                        : TimerPlanner.current(timer.logicalKey(), timer.size(), timer.tags(), timer.modTime(),
-                                timer.versionId()), rules.get().versioning(), now);
+                : rules.get().rules().evaluate(version(timer), rules.get().versioning(), now);
         Optional<RuleMatch> due = evaluation.due().filter(m -> m.kind() == kind);
         if (due.isPresent()) {
             return new Fire(due.get());
@@ -63,5 +63,16 @@ final class FiringCheck {
             }
         }
         return new Drop("rule-changed");
+    }
+
+    private static ObjectVersion version(ReplayTimer timer) {
+        if (timer.noncurrent()) {
+            return TimerPlanner.noncurrent(timer.logicalKey(), timer.size(), timer.tags(), timer.modTime(),
+                    timer.versionId(), timer.noncurrentSince());
+        }
+        if (timer.marker()) {
+            return TimerPlanner.marker(timer.logicalKey(), timer.modTime(), timer.versionId());
+        }
+        return TimerPlanner.current(timer.logicalKey(), timer.size(), timer.tags(), timer.modTime(), timer.versionId());
     }
 }

@@ -52,6 +52,11 @@ public final class ReplayMetrics {
         count("tidemark.replay.timers.dropped", "reason", reason, "Due timers dropped at the firing re-check");
     }
 
+    void walkRequested() {
+        count("tidemark.replay.walks.requested", "reason", "promoted-version",
+                "Walks of one key requested because an older version became latest again");
+    }
+
     void skipped(String reason) {
         count("tidemark.replay.records.skipped", "reason", reason, "Records that arm nothing, by reason");
     }

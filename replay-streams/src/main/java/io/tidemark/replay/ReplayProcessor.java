@@ -9,6 +9,7 @@ import io.tidemark.replay.TimerPlanner.Arm;
 import io.tidemark.replay.TimerPlanner.BucketRules;
 import io.tidemark.replay.TimerPlanner.Cancel;
 import io.tidemark.replay.TimerPlanner.Nothing;
+import io.tidemark.replay.TimerPlanner.Walk;
 import io.tidemark.topics.ShardPartitioner;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,14 +28,14 @@ import org.slf4j.LoggerFactory;
  * punctuator as object tasks keyed {@code bucket/logicalKey}. A firing re-checks the bucket's current rules
  * ({@link FiringCheck}); each tick fires at most {@code maxPerTick} timers so a backlog never holds up commits.
  */
-final class ReplayProcessor implements Processor<String, MetaLogRecord, String, ObjectTask> {
+final class ReplayProcessor implements Processor<String, MetaLogRecord, String, Object> {
 
     private static final Logger log = LoggerFactory.getLogger(ReplayProcessor.class);
 
     private final ReplayTopology.Params params;
     private final TimerPlanner planner = new TimerPlanner();
     private final BucketRulesCache rules;
-    private ProcessorContext<String, ObjectTask> context;
+    private ProcessorContext<String, Object> context;
     private TimerStore timers;
     private BucketConfigs configs;
 
@@ -44,7 +45,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     }
 
     @Override
-    public void init(ProcessorContext<String, ObjectTask> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         KeyValueStore<Bytes, ReplayTimer> timerStore = context.getStateStore(TimerStore.TIMERS);
         KeyValueStore<String, Bytes> index = context.getStateStore(TimerStore.INDEX);
@@ -72,6 +73,12 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
                 if (timers.cancel(cancel.timerId())) {
                     params.metrics().cancelled();
                 }
+            } else if (change instanceof Walk walk) {
+                context.forward(new Record<>(walk.task().target().bucket(), (Object) walk.task(), record.timestamp()),
+                        ReplayTopology.BUCKET_TASKS_SINK);
+                params.metrics().walkRequested();
+                log.info("bucket {}: an older version of {} is latest again, a walk of the key is requested ({})",
+                        event.getBucket(), event.getLogicalKey(), walk.task().details().scanId());
             } else {
                 params.metrics().skipped(((Nothing) change).reason());
             }
@@ -84,9 +91,15 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         for (ReplayTimer timer : timers.due(now, params.maxPerTick())) {
             FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(configs.get(timer.bucket())), now);
             if (verdict instanceof Fire fire) {
-                timers.cancel(timer.timerId());
+                if (timer.marker()) {
+                    // Not gone: the gateway may answer that versions still lie beneath the marker. The candidate
+                    // is watched until the marker goes; a version deleted beneath it arms it again.
+                    timers.arm(timer.retimed(timer.ruleId(), timer.ruleHash(), now.plus(FiringCheck.UNTIL_ENTRY_CHANGES)));
+                } else {
+                    timers.cancel(timer.timerId());
+                }
                 String key = ShardPartitioner.key(timer.bucket(), timer.logicalKey());
-                context.forward(new Record<>(key, task(timer, fire), timestamp));
+                context.forward(new Record<>(key, (Object) task(timer, fire), timestamp), ReplayTopology.OBJECT_TASKS_SINK);
                 params.metrics().fired(timer.kind(), Duration.between(timer.dueAt(), now));
             } else if (verdict instanceof Retime retime) {
                 timers.arm(retime.timer());
@@ -106,10 +119,11 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
      * a current-version expiration (the gateway then checks the identity against what is latest now).
      */
     static ObjectTask task(ReplayTimer timer, Fire fire) {
-        String action = timer.upload() ? "abort-upload" : timer.noncurrent() ? "delete-version" : "expire";
-        // Only a noncurrent-version delete names its version; see the method comment for expirations.
+        boolean namesVersion = timer.noncurrent() || timer.marker();
+        String action = timer.upload() ? "abort-upload" : namesVersion ? "delete-version" : "expire";
+        // Only a version delete (noncurrent, or a marker) names its version; see the method comment for expirations.
         return new ObjectTask(ActionIds.of(timer), action, timer.kind(),
-                new ObjectTask.Target(timer.bucket(), timer.objectPath(), timer.noncurrent() ? timer.versionId() : ""),
+                new ObjectTask.Target(timer.bucket(), timer.objectPath(), namesVersion ? timer.versionId() : ""),
                 new ObjectTask.Details(timer.identity(), fire.match().ruleId(), fire.match().ruleHash().toHex(),
                         timer.dueAt(), "replay", null));
     }

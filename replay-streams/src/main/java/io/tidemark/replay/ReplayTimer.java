@@ -36,6 +36,11 @@ public record ReplayTimer(String timerId, String bucket, String logicalKey, Stri
         return "NONCURRENT_DAYS".equals(kind);
     }
 
+    /** A candidate for the removal of an expired delete marker; it stays armed while the marker is latest. */
+    boolean marker() {
+        return "EXPIRED_DELETE_MARKER".equals(kind);
+    }
+
     ReplayTimer retimed(String newRuleId, String newRuleHash, Instant newDueAt) {
         return new ReplayTimer(timerId, bucket, logicalKey, objectPath, versionId, kind, newRuleId, newRuleHash, newDueAt,
                 identity, size, tags, modTime, noncurrentSince, protectedUntil, armedTsNs);

@@ -21,8 +21,8 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *   meta-log-source ─┐
- *                    ├─▶ timers (stores: timers, timer-index, timer-counts; global: bucket-configs) ─▶ object-tasks-sink
- *   rearm-source ────┘
+ *                    ├─▶ timers (stores: timers, timer-index, timer-counts; global: bucket-configs) ─┬▶ object-tasks-sink
+ *   rearm-source ────┘                                                                               └▶ bucket-tasks-sink
  *   bucket-configs-source ─▶ bucket-configs-updater (global store bucket-configs)
  * </pre>
  *
@@ -33,6 +33,7 @@ public final class ReplayTopology {
 
     static final String BUCKET_CONFIGS_STORE = "bucket-configs";
     static final String OBJECT_TASKS_SINK = "object-tasks-sink";
+    static final String BUCKET_TASKS_SINK = "bucket-tasks-sink";
 
     /** What the topology needs from the settings, and the meters it reports to. */
     public record Params(TopicRegistry topics, RuleReader rules, Duration punctuateInterval, int maxPerTick,
@@ -76,6 +77,10 @@ public final class ReplayTopology {
                 topics.objectTasks().valueSerde().serializer(),
                 (topic, key, value, numPartitions) -> java.util.Optional.of(java.util.Set.of(
                         ShardPartitioner.shardOf(key, numPartitions))), "timers");
+        // Walks of one key, when an older version becomes latest again (TimerPlanner#pointerFlipped); keyed by
+        // bucket like every bucket task, so the default partitioner keeps a bucket's walks on one partition.
+        topology.addSink(BUCKET_TASKS_SINK, topics.bucketTasks().name(), Serdes.String().serializer(),
+                topics.bucketTasks().valueSerde().serializer(), "timers");
         return topology;
     }
 

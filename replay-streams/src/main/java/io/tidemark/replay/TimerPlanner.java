@@ -6,6 +6,7 @@ import io.tidemark.lifecycle.engine.MultipartUpload;
 import io.tidemark.lifecycle.engine.ObjectVersion;
 import io.tidemark.lifecycle.engine.RuleMatch;
 import io.tidemark.lifecycle.engine.RuleSet;
+import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
@@ -16,6 +17,7 @@ import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.seaweed.pb.FilerProto.EventNotification;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -31,14 +33,15 @@ import java.util.function.Function;
  * version, or the latest version in {@code .versions}, expired without a version ID so the gateway checks the
  * identity against what is latest when it acts), NoncurrentVersionExpiration/NoncurrentDays of a demoted version
  * (from the gateway's noncurrent-since stamp; rules with NewerNoncurrentVersions are left to the walker, which
- * knows ranks) and AbortIncompleteMultipartUpload. An overwrite, a re-tag or any
- * other change to the entry re-arms from the entry as it is now (its identity changed, so the old timer could only
- * ever NOOP); a delete, a delete marker or an upload's end cancels.
+ * knows ranks), AbortIncompleteMultipartUpload, and the removal of a delete marker that is latest (a candidate the
+ * gateway's sole-survivor check decides on, offered again whenever a version beneath it is deleted). An overwrite,
+ * a re-tag or any other change to the entry re-arms from the entry as it is now (its identity changed, so the old
+ * timer could only ever NOOP); a delete, a delete marker or an upload's end cancels.
  */
 final class TimerPlanner {
 
     /** What a record does to the timers. */
-    sealed interface Change permits Arm, Cancel, Nothing {
+    sealed interface Change permits Arm, Cancel, Nothing, Walk {
     }
 
     record Arm(ReplayTimer timer) implements Change {
@@ -51,12 +54,20 @@ final class TimerPlanner {
     record Nothing(String reason) implements Change {
     }
 
+    /** A recovery walk of one key, for the walker to list it and re-arm what it finds. */
+    record Walk(BucketTask task) implements Change {
+    }
+
     static String currentTimerId(String bucket, String logicalKey) {
         return bucket + "/" + logicalKey + "#" + ActionKind.EXPIRATION_DAYS;
     }
 
     static String noncurrentTimerId(String bucket, String logicalKey, String versionId) {
         return bucket + "/" + logicalKey + "#" + versionId + "#" + ActionKind.NONCURRENT_DAYS;
+    }
+
+    static String markerTimerId(String bucket, String logicalKey) {
+        return bucket + "/" + logicalKey + "#" + ActionKind.EXPIRED_DELETE_MARKER;
     }
 
     static String uploadTimerId(String bucket, String uploadPath) {
@@ -78,7 +89,20 @@ final class TimerPlanner {
         Entry entry = hasNew ? record.getEvent().getNewEntry() : record.getEvent().getOldEntry();
         EventKind kind = record.getKind();
         if (kind == EventKind.REARM) {
-            return List.of(rearm(record, rules, entry, now));
+            boolean versionFile = record.getDirectory().endsWith(S3Layout.VERSIONS_SUFFIX)
+                    && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX);
+            // meta-log and rearm are not ordered against each other: a listing older than the event (or the later
+            // listing) that armed the timer must not take the timer back to an entry that may be gone.
+            Optional<ReplayTimer> armed = existing.apply(rearmTarget(record, entry, versionFile));
+            if (armed.isPresent() && armed.get().armedTsNs() > record.getTsNs()) {
+                return List.of(new Nothing("stale-rearm"));
+            }
+            Change change = rearm(record, rules, entry, now);
+            if (record.getRearmRole() == RearmRole.CURRENT && versionFile) {
+                // A version the walk found latest is not noncurrent (any more): a timer from its demotion is void.
+                return List.of(change, new Cancel(noncurrentTimerId(bucket, key, S3Entries.versionId(entry, true))));
+            }
+            return List.of(change);
         }
         if (kind == EventKind.UPLOAD_INITIATED || kind == EventKind.UPLOAD_ENDED) {
             String uploadPath = S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName();
@@ -90,14 +114,29 @@ final class TimerPlanner {
         boolean versionFile = record.getDirectory().endsWith(S3Layout.VERSIONS_SUFFIX)
                 && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX);
         String currentId = currentTimerId(bucket, key);
+        String markerId = markerTimerId(bucket, key);
         switch (kind) {
-            case OBJECT_DELETED, DELETE_MARKER_CREATED:
+            case OBJECT_DELETED:
                 return List.of(new Cancel(currentId));
-            case VERSION_DELETED:
-                return List.of(new Cancel(noncurrentTimerId(bucket, key, S3Entries.versionId(entry, versionFile))));
+            case DELETE_MARKER_CREATED:
+                return List.of(new Cancel(currentId), armMarker(record, rules, entry, versionFile, now));
+            case VERSION_DELETED: {
+                String deleted = S3Entries.versionId(entry, versionFile);
+                Change marker = existing.apply(markerId)
+                        .map(watched -> watched.versionId().equals(deleted) ? (Change) new Cancel(markerId)
+                                : rearmMarker(watched, rules, record))
+                        .orElse(new Nothing("no-marker"));
+                return List.of(new Cancel(noncurrentTimerId(bucket, key, deleted)), marker);
+            }
+            case LATEST_POINTER_FLIPPED:
+                return List.of(pointerFlipped(record, rules, existing));
             case OBJECT_WRITTEN, TAGS_CHANGED, VERSION_CREATED:
                 if (!hasNew || entry.getIsDirectory()) {
                     return List.of(new Nothing("no-entry"));
+                }
+                if (kind != EventKind.TAGS_CHANGED && !record.getEvent().hasOldEntry() && versioned(rules)) {
+                    // A new version on top: a delete marker that was latest is not any more.
+                    return List.of(armCurrent(record, rules, entry, versionFile, now), new Cancel(markerId));
                 }
                 return List.of(armCurrent(record, rules, entry, versionFile, now));
             case OTHER:
@@ -105,10 +144,17 @@ final class TimerPlanner {
                     return List.of(new Nothing("other"));
                 }
                 String versionId = S3Entries.versionId(entry, versionFile);
+                Optional<ReplayTimer> watchedMarker = S3Entries.isDeleteMarker(entry)
+                        ? existing.apply(markerId).filter(t -> t.versionId().equals(versionId)) : Optional.empty();
                 if (entry.getExtendedMap().containsKey(S3Layout.NONCURRENT_SINCE_NS)) {
                     // The gateway stamps a version when it is demoted: NoncurrentDays count from that stamp.
-                    return List.of(armNoncurrent(record, rules, entry, versionId, S3Entries.noncurrentSince(entry),
-                            now));
+                    Change noncurrent = armNoncurrent(record, rules, entry, versionId, S3Entries.noncurrentSince(entry),
+                            now);
+                    return watchedMarker.isPresent() ? List.of(noncurrent, new Cancel(markerId)) : List.of(noncurrent);
+                }
+                if (watchedMarker.isPresent()) {
+                    // The marker's own entry changed: its identity did, so the candidate is taken from it again.
+                    return List.of(armMarker(record, rules, entry, versionFile, now));
                 }
                 // Metadata changed (a lock): the armed identity is stale. Re-arm only the entry the timer was armed
                 // on; an update to another version's file must not arm a current-version timer.
@@ -147,7 +193,133 @@ final class TimerPlanner {
                     : S3Entries.noncurrentSince(entry);
             return armNoncurrent(record, rules, entry, S3Entries.versionId(entry, versionFile), since, now);
         }
+        if (S3Entries.isDeleteMarker(entry)) {
+            return armMarker(record, rules, entry, versionFile, now);
+        }
         return armCurrent(record, rules, entry, versionFile, now);
+    }
+
+    /**
+     * The key's latest pointer moved. Usually to a version just written, whose own event came first and armed its
+     * timer. When it moves back to an older version — the latest version, or the delete marker above it, was
+     * deleted — that version is current again without an event of its own, and only a listing gives its whole
+     * entry (the pointer's cache has no tags or identity): a walk of the key is requested, whose re-arm records arm
+     * its expiration. Without this, an object restored by deleting its delete marker would never expire.
+     */
+    private Change pointerFlipped(MetaLogRecord record, Optional<BucketRules> rules,
+                                  Function<String, Optional<ReplayTimer>> existing) {
+        EventNotification event = record.getEvent();
+        if (rules.isEmpty() || !event.hasNewEntry() || !event.hasOldEntry()) {
+            return new Nothing("pointer-flipped");
+        }
+        Entry before = event.getOldEntry();
+        Entry after = event.getNewEntry();
+        String key = record.getLogicalKey();
+        boolean nullLatest = S3Entries.text(after, S3Layout.NULL_VERSION_IS_LATEST).map(Boolean::parseBoolean)
+                .orElse(false);
+        String latest = nullLatest ? S3Layout.NULL_VERSION_ID
+                : S3Entries.text(after, S3Layout.LATEST_VERSION_ID).orElse(S3Layout.NULL_VERSION_ID);
+        boolean marker = !nullLatest && S3Entries.text(after, S3Layout.LATEST_VERSION_IS_DELETE_MARKER)
+                .map(Boolean::parseBoolean).orElse(false);
+        if (marker || !expirationMayApply(rules.get().rules(), key)) {
+            // A marker on top is timed by its own event; a key no Expiration rule reaches needs no timer.
+            return new Nothing("pointer-flipped");
+        }
+        if (existing.apply(currentTimerId(record.getBucket(), key)).map(t -> t.versionId().equals(latest))
+                .orElse(false)) {
+            return new Nothing("pointer-flipped");
+        }
+        Optional<Long> newMtime = S3Entries.text(after, S3Layout.LATEST_VERSION_MTIME).flatMap(TimerPlanner::number);
+        Optional<Long> oldMtime = S3Entries.text(before, S3Layout.LATEST_VERSION_MTIME).flatMap(TimerPlanner::number);
+        if (!nullLatest && newMtime.isPresent() && oldMtime.isPresent() && newMtime.get() > oldMtime.get()) {
+            // A newer version on top (its own event armed it, or no rule's filter matched it).
+            return new Nothing("pointer-flipped");
+        }
+        String scanId = "promoted-" + record.getBucket() + "-" + record.getTsNs();
+        return new Walk(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(record.getBucket()),
+                new BucketTask.Details(scanId, BucketTask.Mode.recovery, key, null)));
+    }
+
+    /** Whether an enabled Expiration-by-days rule's prefix reaches the key (its other filters are not known here). */
+    private static boolean expirationMayApply(RuleSet rules, String key) {
+        return rules.rules().stream().anyMatch(r -> r.enabled() && r.expirationDays() > 0 && key.startsWith(r.prefix()));
+    }
+
+    private static Optional<Long> number(String text) {
+        try {
+            return Optional.of(Long.parseLong(text.trim()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The timer a re-arm record is about, by the role the walk found its entry in. */
+    private static String rearmTarget(MetaLogRecord record, Entry entry, boolean versionFile) {
+        String bucket = record.getBucket();
+        String key = record.getLogicalKey();
+        return switch (record.getRearmRole()) {
+            case UPLOAD -> uploadTimerId(bucket, S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName());
+            case NONCURRENT -> noncurrentTimerId(bucket, key, S3Entries.versionId(entry, versionFile));
+            default -> S3Entries.isDeleteMarker(entry) ? markerTimerId(bucket, key) : currentTimerId(bucket, key);
+        };
+    }
+
+    private static boolean versioned(Optional<BucketRules> rules) {
+        return rules.isPresent() && rules.get().versioning() != BucketVersioning.OFF;
+    }
+
+    /**
+     * A delete marker that has just become latest: a candidate for ExpiredObjectDeleteMarker (or an Expiration
+     * rule, which also removes expired markers). One event cannot tell whether other versions lie beneath, so the
+     * candidate is armed as if the marker were the sole survivor and the gateway's sole-survivor check decides
+     * (a marker over a live version answers NOOP). Once fired, the candidate is kept, watched, until the marker
+     * goes or stops being latest: each version deleted beneath it arms it again.
+     */
+    private Change armMarker(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, boolean versionFile,
+                             Instant now) {
+        String bucket = record.getBucket();
+        String key = record.getLogicalKey();
+        String markerId = markerTimerId(bucket, key);
+        String versionId = S3Entries.versionId(entry, versionFile);
+        if (rules.isEmpty() || versionId.isEmpty()) {
+            return new Cancel(markerId);
+        }
+        Instant modTime = S3Entries.modTime(entry);
+        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(marker(key, modTime, versionId),
+                rules.get().versioning(), now), ActionKind.EXPIRED_DELETE_MARKER);
+        if (match.isEmpty()) {
+            return new Cancel(markerId);
+        }
+        RuleMatch m = match.get();
+        return new Arm(new ReplayTimer(markerId, bucket, key, key, versionId, ActionKind.EXPIRED_DELETE_MARKER.name(),
+                m.ruleId(), m.ruleHash().toHex(), m.dueAt(), ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)),
+                entry.getAttributes().getFileSize(), Map.of(), modTime, null, null, record.getTsNs()));
+    }
+
+    /**
+     * A version beneath a watched marker was deleted: the marker may now be the sole survivor, so its candidate is
+     * due again, no earlier than the delete (which also gives the firing a new action id).
+     */
+    private Change rearmMarker(ReplayTimer watched, Optional<BucketRules> rules, MetaLogRecord record) {
+        Instant at = EpochNanos.toInstant(record.getTsNs());
+        if (rules.isEmpty()) {
+            return new Cancel(watched.timerId());
+        }
+        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(marker(watched.logicalKey(),
+                watched.modTime(), watched.versionId()), rules.get().versioning(), at), ActionKind.EXPIRED_DELETE_MARKER);
+        if (match.isEmpty()) {
+            return new Cancel(watched.timerId());
+        }
+        RuleMatch m = match.get();
+        Instant due = m.dueAt().isBefore(at) ? at : m.dueAt();
+        return new Arm(new ReplayTimer(watched.timerId(), watched.bucket(), watched.logicalKey(), watched.objectPath(),
+                watched.versionId(), watched.kind(), m.ruleId(), m.ruleHash().toHex(), due, watched.identity(),
+                watched.size(), watched.tags(), watched.modTime(), null, null, record.getTsNs()));
+    }
+
+    /** A latest delete marker as the rules see it, assumed to be its key's only version (the gateway re-checks). */
+    static ObjectVersion marker(String key, Instant modTime, String versionId) {
+        return new ObjectVersion(key, 0, Map.of(), modTime, true, true, versionId, null, 1, null);
     }
 
     private Change armCurrent(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, boolean versionFile,

@@ -372,6 +372,184 @@ class ReplayTopologyTest {
         assertThat(tasks.isEmpty()).isTrue();
     }
 
+    private static final String MARKERS_AND_NONCURRENT = """
+            <LifecycleConfiguration><Rule><ID>markers</ID><Filter></Filter><Status>Enabled</Status>\
+            <Expiration><ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker></Expiration>\
+            <NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration>\
+            </Rule></LifecycleConfiguration>""";
+
+    private static MetaLogRecord versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind kind, String key,
+                                              Entry oldEntry, Entry newEntry, Instant at) {
+        return Events.record(kind, "v", key, "/buckets/v/" + key + S3Layout.VERSIONS_SUFFIX, oldEntry, newEntry, at);
+    }
+
+    private static Entry marker(String versionId, Instant at) {
+        return Events.object(S3Layout.VERSION_FILE_PREFIX + versionId, at, 0, Map.of(S3Layout.DELETE_MARKER, "true"));
+    }
+
+    /**
+     * Issue 14: a delete marker becomes latest, so it is offered for removal at once (the gateway refuses while a
+     * version lies beneath it); when the version beneath is deleted it is offered again, and once the marker itself
+     * is gone nothing is left armed.
+     */
+    @Test
+    void shouldOfferALatestDeleteMarkerAtCreationAndAgainWhenTheVersionBeneathIsDeleted() {
+        lifecycle("v", MARKERS_AND_NONCURRENT, "Enabled");
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0.minusSeconds(100), 5, Map.of());
+        Entry m = marker("m", T0);
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.DELETE_MARKER_CREATED, "k", null, m, T0));
+
+        advanceTo(T0.plusSeconds(1));
+        ObjectTask first = tasks.readValue();
+        assertThat(first.kind()).isEqualTo("EXPIRED_DELETE_MARKER");
+        assertThat(first.action()).isEqualTo("delete-version");
+        assertThat(first.target()).isEqualTo(new ObjectTask.Target("v", "k", "m"));
+        assertThat(first.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(m)));
+        assertThat(first.details().ruleId()).isEqualTo("markers");
+        assertThat(metrics.pendingByKind()).as("watched after firing").containsEntry("EXPIRED_DELETE_MARKER", 1L);
+
+        advanceTo(T0.plusSeconds(4));
+        assertThat(tasks.isEmpty()).as("fired once until something changes beneath it").isTrue();
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_DELETED, "k", v1, null,
+                T0.plusSeconds(4)));
+        advanceTo(T0.plusSeconds(5));
+        ObjectTask second = tasks.readValue();
+        assertThat(second.target()).isEqualTo(first.target());
+        assertThat(second.details().dueAt()).isEqualTo(T0.plusSeconds(4));
+        assertThat(second.actionId()).as("a new attempt, not a replay of the first").isNotEqualTo(first.actionId());
+
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_DELETED, "k", m, null,
+                T0.plusSeconds(5)));
+        advanceTo(T0.plusSeconds(30));
+        assertThat(tasks.isEmpty()).isTrue();
+        assertThat(metrics.pendingByKind()).containsEntry("EXPIRED_DELETE_MARKER", 0L);
+    }
+
+    @Test
+    void shouldStopWatchingAMarkerOnceANewVersionIsWrittenOnTopOfIt() {
+        lifecycle("v", MARKERS_AND_NONCURRENT, "Enabled");
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0.minusSeconds(100), 5, Map.of());
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.DELETE_MARKER_CREATED, "k", null,
+                marker("m", T0), T0));
+        advanceTo(T0.plusSeconds(1));
+        assertThat(tasks.readValuesToList()).hasSize(1);
+
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "k", null,
+                Events.object(S3Layout.VERSION_FILE_PREFIX + "2", T0.plusSeconds(2), 7, Map.of()), T0.plusSeconds(2)));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_DELETED, "k", v1, null,
+                T0.plusSeconds(3)));
+        advanceTo(T0.plusSeconds(5));
+
+        assertThat(tasks.isEmpty()).as("the marker is not latest any more").isTrue();
+        assertThat(metrics.pendingByKind()).containsEntry("EXPIRED_DELETE_MARKER", 0L);
+    }
+
+    @Test
+    void shouldArmNoMarkerCandidateWhereNoRuleRemovesMarkers() {
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.DELETE_MARKER_CREATED, "k", null,
+                marker("m", T0), T0));
+        advanceTo(T0.plusSeconds(5));
+
+        assertThat(tasks.isEmpty()).isTrue();
+        assertThat(metrics.pendingByKind()).doesNotContainKey("EXPIRED_DELETE_MARKER");
+    }
+
+    private static Entry versionsDirectory(String key, String latest, Instant latestMtime, boolean marker) {
+        return Events.object(key + S3Layout.VERSIONS_SUFFIX, T0, 0, Map.of(S3Layout.LATEST_VERSION_ID, latest,
+                S3Layout.LATEST_VERSION_MTIME, String.valueOf(latestMtime.getEpochSecond()),
+                S3Layout.LATEST_VERSION_IS_DELETE_MARKER, String.valueOf(marker))).toBuilder().setIsDirectory(true)
+                .build();
+    }
+
+    private static MetaLogRecord flipped(String key, Entry before, Entry after, Instant at) {
+        String parent = key.contains("/") ? "/" + key.substring(0, key.lastIndexOf('/')) : "";
+        return Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.LATEST_POINTER_FLIPPED, "v", key,
+                "/buckets/v" + parent, before, after, at);
+    }
+
+    /**
+     * Issue 14: deleting a delete marker (an "undelete") makes the version beneath it latest again without an event
+     * of its own; replay-streams asks the walker to walk that key, and the walk's re-arm record arms its expiration
+     * (and voids the timer from its demotion). A pointer moved to a newer version, or on a key no Expiration rule
+     * reaches, asks for nothing.
+     */
+    @Test
+    void shouldRequestAWalkOfTheKeyWhenAnOlderVersionBecomesLatestAgain() {
+        lifecycle("v", EXPIRE_1_DAY.replace("</Expiration>", "</Expiration><NoncurrentVersionExpiration>"
+                + "<NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration>"), "Enabled");
+        var bucketTasks = driver.createOutputTopic(topics.bucketTasks().name(), Serdes.String().deserializer(),
+                topics.bucketTasks().valueSerde().deserializer());
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 5, Map.of());
+        Entry v1Demoted = v1.toBuilder().putExtended(S3Layout.NONCURRENT_SINCE_NS, com.google.protobuf.ByteString
+                .copyFromUtf8(String.valueOf(T0.plusSeconds(2).getEpochSecond() * 1_000_000_000L))).build();
+        Entry m = marker("m", T0.plusSeconds(2));
+        Entry pointsAtV1 = versionsDirectory("logs/k", "1", T0, false);
+        Entry pointsAtMarker = versionsDirectory("logs/k", "m", T0.plusSeconds(2), true);
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "logs/k", null, v1, T0));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.DELETE_MARKER_CREATED, "logs/k", null, m,
+                T0.plusSeconds(2)));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "logs/k", v1, v1Demoted,
+                T0.plusSeconds(2)));
+        event(flipped("logs/k", pointsAtV1, pointsAtMarker, T0.plusSeconds(2)));
+        assertThat(bucketTasks.isEmpty()).as("a marker on top is timed by its own event").isTrue();
+
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_DELETED, "logs/k", m, null,
+                T0.plusSeconds(3)));
+        event(flipped("logs/k", pointsAtMarker, pointsAtV1, T0.plusSeconds(3)));
+
+        var walk = bucketTasks.readKeyValue();
+        assertThat(walk.key).isEqualTo("v");
+        assertThat(walk.value.details().mode()).isEqualTo(io.tidemark.messages.BucketTask.Mode.recovery);
+        assertThat(walk.value.details().prefix()).isEqualTo("logs/k");
+        assertThat(walk.value.details().scanId()).startsWith("promoted-v-");
+        assertThat(bucketTasks.isEmpty()).isTrue();
+
+        // The walk finds v1 latest and re-arms it in that role.
+        rearm.pipeInput("v/logs/k", MetaLogRecord.newBuilder(versionEvent(
+                        io.tidemark.messages.pb.MetaLogProto.EventKind.REARM, "logs/k", null, v1Demoted,
+                        T0.plusSeconds(4)))
+                .setRearmRole(io.tidemark.messages.pb.MetaLogProto.RearmRole.CURRENT).build());
+        advanceTo(T0.plusSeconds(14));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("EXPIRATION_DAYS");
+            assertThat(t.target()).isEqualTo(new ObjectTask.Target("v", "logs/k", ""));
+            assertThat(t.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(
+                    EntryIdentity.of(v1Demoted)));
+        });
+
+        Entry v2 = Events.object(S3Layout.VERSION_FILE_PREFIX + "2", T0.plusSeconds(20), 5, Map.of());
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "logs/k", null, v2,
+                T0.plusSeconds(20)));
+        event(flipped("logs/k", pointsAtV1, versionsDirectory("logs/k", "2", T0.plusSeconds(20), false),
+                T0.plusSeconds(20)));
+        event(flipped("other/k", versionsDirectory("other/k", "9", T0.plusSeconds(5), false),
+                versionsDirectory("other/k", "8", T0, false), T0.plusSeconds(21)));
+        assertThat(bucketTasks.isEmpty()).as("a newer version on top; a key no rule reaches").isTrue();
+    }
+
+    /**
+     * A walk listed the object, then it was overwritten; the walk's re-arm record is processed after the overwrite's
+     * event (the two topics are not ordered against each other). The older listing must not take the timer back to
+     * the entry that is gone, which could only ever NOOP at the gateway and would lose the expiration.
+     */
+    @Test
+    void shouldNotLetAReArmOfAnEarlierListingUndoANewerWrite() {
+        lifecycle("b", EXPIRE_1_DAY);
+        Entry first = Events.object("logs/a", T0, 1, Map.of());
+        Entry second = Events.object("logs/a", T0.plusSeconds(3), 2, Map.of());
+        event(Events.written("b", first, T0));
+        event(Events.overwritten("b", first, second, T0.plusSeconds(3)));
+        rearm.pipeInput("b/logs/a", Events.rearm("b", first, T0.plusSeconds(2)));
+
+        advanceTo(T0.plusSeconds(12));
+        assertThat(tasks.isEmpty()).as("not at the first write's due time").isTrue();
+        advanceTo(T0.plusSeconds(14));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> assertThat(
+                t.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(second))));
+        assertThat(metrics.total("tidemark.replay.records.skipped", "stale-rearm")).isEqualTo(1);
+    }
+
     @Test
     void shouldSkipAPoisonRecordAndGoOn() {
         lifecycle("b", EXPIRE_1_DAY);

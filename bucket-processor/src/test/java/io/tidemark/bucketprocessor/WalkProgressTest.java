@@ -1,0 +1,50 @@
+package io.tidemark.bucketprocessor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.zookeeper.WalkState;
+import io.tidemark.zookeeper.WalkStates;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@LocalClusterTest
+class WalkProgressTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-24T03:00:00Z");
+
+    private static BucketTask task(String scanId, BucketTask.Mode mode, String prefix, String marker) {
+        return new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target("photos"),
+                new BucketTask.Details(scanId, mode, prefix, marker));
+    }
+
+    /** A one-key walk must neither finish nor take over the walk of the whole bucket that is under way. */
+    @Test
+    void shouldLeaveTheBucketsWalkStateAloneForAWalkOfOnePrefix(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        TidemarkConfig config = new TidemarkConfig(Map.of("zookeeper.connect", cluster.zookeeperConnect(),
+                "zookeeper.chroot", ns.zookeeperChroot()));
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            WalkStates states = new WalkStates(zk.client());
+            WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, false);
+
+            assertThat(progress.paged(task("promoted-photos-1", BucketTask.Mode.recovery, "2026/a.jpg", null), 3,
+                    true)).isEmpty();
+
+            WalkState state = states.read("photos").orElseThrow();
+            assertThat(state.scanId()).isEqualTo("steady-1");
+            assertThat(state.finishedAt()).as("the bucket's walk is still under way").isNull();
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", "m"), 500, true);
+            assertThat(states.read("photos").orElseThrow().finishedAt()).isEqualTo(NOW);
+        }
+    }
+}
