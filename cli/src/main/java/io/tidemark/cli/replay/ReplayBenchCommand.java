@@ -24,6 +24,12 @@ public final class ReplayBenchCommand implements Callable<Integer> {
             description = "Lifecycle day: every timer falls due this long after the writes (default ${DEFAULT-VALUE}).")
     private int daySeconds;
 
+    @Option(names = "--rate", defaultValue = "0",
+            description = "Due objects per second: the writes' times are spread so that timers fall due at this steady "
+                    + "rate, and the due-to-task latency is measured by a read-committed consumer of object-tasks. "
+                    + "0 (default): every timer falls due at once.")
+    private int rate;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "Another setting for replay-streams under test, e.g. kafka.streams.commit.interval.ms=1000. "
                     + "Repeatable.")
@@ -31,7 +37,7 @@ public final class ReplayBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return ReplayBenchmark.run(new ReplayBenchmark.Options(events, daySeconds, ConfigLoader.flags(settings)),
+        return ReplayBenchmark.run(new ReplayBenchmark.Options(events, daySeconds, rate, ConfigLoader.flags(settings)),
                 spec.commandLine().getOut()) ? 0 : 1;
     }
 }

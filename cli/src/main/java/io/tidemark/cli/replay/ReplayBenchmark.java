@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.replay.ReplayMetrics;
@@ -41,7 +42,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class ReplayBenchmark {
 
-    record Options(int events, int daySeconds, Map<String, String> settings) {
+    /** @param rate due objects per second for a steady run; 0 for a burst of all of them at once */
+    record Options(int events, int daySeconds, int rate, Map<String, String> settings) {
     }
 
     private static final String EXPIRE_1_DAY = "<LifecycleConfiguration><Rule><ID>bench</ID><Filter></Filter>"
@@ -70,9 +72,10 @@ final class ReplayBenchmark {
                 new TopicAdmin(admin, (short) -1).ensure(topics.all());
             }
             Instant mtime = Instant.now();
-            publish(config, topics, options.events(), mtime);
+            publish(config, topics, options.events(), mtime, options.rate());
             out.printf(Locale.ROOT, "replay-streams benchmark: %d object-written events on %d partitions, exactly-once; "
-                    + "every timer due at once, %d s after the writes%n", options.events(), topics.metaLog().partitions(),
+                    + "%s, %d s after the writes%n", options.events(), topics.metaLog().partitions(),
+                    options.rate() > 0 ? "timers fall due at " + options.rate() + "/s" : "every timer due at once",
                     options.daySeconds());
             out.flush();
             double raw = rawRead(config, topics, options.events());
@@ -91,11 +94,15 @@ final class ReplayBenchmark {
                 double armRate = options.events() / ((System.nanoTime() - firstArmed) / 1e9);
                 out.printf(Locale.ROOT, "  arming: raw consumer %,.0f events/s; replay-streams %,.0f events/s under EOS "
                         + "(%.1f s to start); ratio %.2f%n", raw, armRate, (firstArmed - began) / 1e9, armRate / raw);
+                out.printf(Locale.ROOT, "  heap with %d timers pending: %s%n", options.events(), heapAfterGc());
                 out.flush();
                 Instant due = mtime.plusSeconds(options.daySeconds());
                 if (Instant.now().isAfter(due)) {
                     out.println("  firing: not measured, arming took longer than the day (raise --day-seconds)");
                     return false;
+                }
+                if (options.rate() > 0) {
+                    return steady(config, topics, options, out);
                 }
                 while (fired(metrics) == 0) {
                     Thread.sleep(1);
@@ -113,6 +120,58 @@ final class ReplayBenchmark {
         }
     }
 
+    /**
+     * Reads the tasks as the object processor would (read-committed) while they fall due, and reports how long after
+     * its due instant each became visible: the punctuation interval, the firing and the transaction's commit.
+     */
+    private static boolean steady(TidemarkConfig config, TopicRegistry topics, Options options, PrintWriter out) {
+        Map<String, Object> properties = config.consumerProperties();
+        properties.put("group.id", "bench-steady-" + System.nanoTime());
+        properties.put("auto.offset.reset", "earliest");
+        properties.put("isolation.level", "read_committed");
+        long[] lateMillis = new long[options.events()];
+        int seen = 0;
+        long deadline = System.nanoTime() + ((long) options.daySeconds() + options.events() / options.rate() + 60)
+                * 1_000_000_000L;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topics.objectTasks().name()));
+            while (seen < lateMillis.length && System.nanoTime() < deadline) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                long now = System.currentTimeMillis();
+                for (var r : records) {
+                    ObjectTask task = topics.objectTasks().valueSerde().deserializer().deserialize(r.topic(), r.value());
+                    if (seen < lateMillis.length) {
+                        lateMillis[seen++] = now - task.details().dueAt().toEpochMilli();
+                    }
+                }
+            }
+        }
+        long[] late = java.util.Arrays.copyOf(lateMillis, seen);
+        java.util.Arrays.sort(late);
+        if (seen == 0) {
+            out.println("  steady: no task seen");
+            return false;
+        }
+        out.printf(Locale.ROOT, "  steady: %d of %d tasks at %d due/s; due -> task visible p50 %.2f s, p99 %.2f s, "
+                        + "max %.2f s%n", seen, options.events(), options.rate(), late[seen / 2] / 1e3,
+                late[Math.min(seen - 1, (int) Math.ceil(seen * 0.99) - 1)] / 1e3, late[seen - 1] / 1e3);
+        out.flush();
+        return seen == options.events();
+    }
+
+    /**
+     * The heap in use after a full collection, against the maximum: timers belong in RocksDB, so this should not
+     * grow with their number. The broker shares this JVM, so it counts too.
+     */
+    private static String heapAfterGc() {
+        System.gc();
+        java.lang.management.MemoryUsage heap = java.lang.management.ManagementFactory.getMemoryMXBean()
+                .getHeapMemoryUsage();
+        return String.format(Locale.ROOT, "%d MB used after a full GC, %d MB max (in-process broker included)",
+                heap.getUsed() >> 20, heap.getMax() >> 20);
+    }
+
     private static long armed(ReplayMetrics metrics) {
         return metrics.total("tidemark.replay.timers.armed", "expiration_days");
     }
@@ -121,7 +180,8 @@ final class ReplayBenchmark {
         return metrics.total("tidemark.replay.timers.fired", "expiration_days");
     }
 
-    private static void publish(TidemarkConfig config, TopicRegistry topics, int events, Instant mtime)
+    /** With a rate, event i is written {@code i / rate} seconds after {@code first}, so its timer falls due then. */
+    private static void publish(TidemarkConfig config, TopicRegistry topics, int events, Instant first, int rate)
             throws Exception {
         ShardFunction shards = ShardFunction.withBits(config.shardBits());
         Map<String, Object> properties = config.producerProperties();
@@ -134,6 +194,7 @@ final class ReplayBenchmark {
                     "bench", null, null))).get();
             for (int i = 0; i < events; i++) {
                 String key = String.format(Locale.ROOT, "o%09d", i);
+                Instant mtime = rate > 0 ? first.plusNanos(i * (1_000_000_000L / rate)) : first;
                 Entry entry = Entry.newBuilder().setName(key)
                         .setAttributes(FuseAttributes.newBuilder().setMtime(mtime.getEpochSecond())
                                 .setMtimeNs(mtime.getNano()).setFileSize(1024))
