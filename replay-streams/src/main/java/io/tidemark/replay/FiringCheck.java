@@ -43,8 +43,8 @@ final class FiringCheck {
             // A second, client-side guard: the gateway checks locks only where the bucket has object lock enabled.
             // The timer waits out a retention; under a legal hold it waits until the entry changes (lifting the
             // hold is an update of the entry, which re-arms the timer from the entry as it is then).
-            Instant until = timer.protectedUntil().isAfter(now.plus(UNTIL_ENTRY_CHANGES)) ? now.plus(UNTIL_ENTRY_CHANGES)
-                    : timer.protectedUntil();
+            Instant horizon = now.plus(UNTIL_ENTRY_CHANGES);
+            Instant until = timer.protectedUntil().isAfter(horizon) ? horizon : timer.protectedUntil();
             return new Retime(timer.retimed(timer.ruleId(), timer.ruleHash(), until));
         }
         ActionKind kind = ActionKind.valueOf(timer.kind());

@@ -94,12 +94,14 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
                 if (timer.marker()) {
                     // Not gone: the gateway may answer that versions still lie beneath the marker. The candidate
                     // is watched until the marker goes; a version deleted beneath it arms it again.
-                    timers.arm(timer.retimed(timer.ruleId(), timer.ruleHash(), now.plus(FiringCheck.UNTIL_ENTRY_CHANGES)));
+                    timers.arm(timer.retimed(timer.ruleId(), timer.ruleHash(),
+                            now.plus(FiringCheck.UNTIL_ENTRY_CHANGES)));
                 } else {
                     timers.cancel(timer.timerId());
                 }
                 String key = ShardPartitioner.key(timer.bucket(), timer.logicalKey());
-                context.forward(new Record<>(key, (Object) task(timer, fire), timestamp), ReplayTopology.OBJECT_TASKS_SINK);
+                context.forward(new Record<>(key, (Object) task(timer, fire), timestamp),
+                        ReplayTopology.OBJECT_TASKS_SINK);
                 params.metrics().fired(timer.kind(), Duration.between(timer.dueAt(), now));
             } else if (verdict instanceof Retime retime) {
                 timers.arm(retime.timer());

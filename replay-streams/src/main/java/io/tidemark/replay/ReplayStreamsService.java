@@ -91,8 +91,8 @@ public final class ReplayStreamsService extends ManagedService {
         TopicRegistry topics = TopicRegistry.from(config);
         try (Admin admin = Admin.create(config.adminProperties())) {
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR)).ensure(List.of(
-                    topics.metaLog(), topics.rearm(), topics.bucketConfigs(), topics.objectTasks(), topics.bucketTasks(),
-                    topics.replayStreamsDlq()));
+                    topics.metaLog(), topics.rearm(), topics.bucketConfigs(), topics.objectTasks(),
+                    topics.bucketTasks(), topics.replayStreamsDlq()));
         }
         streams = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
                 streamsProperties(config));

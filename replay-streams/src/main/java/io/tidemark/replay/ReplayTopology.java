@@ -21,8 +21,8 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *   meta-log-source ─┐
- *                    ├─▶ timers (stores: timers, timer-index, timer-counts; global: bucket-configs) ─┬▶ object-tasks-sink
- *   rearm-source ────┘                                                                               └▶ bucket-tasks-sink
+ *                    ├─▶ timers ─┬▶ object-tasks-sink      stores: timers, timer-index, timer-counts;
+ *   rearm-source ────┘           └▶ bucket-tasks-sink      global: bucket-configs
  *   bucket-configs-source ─▶ bucket-configs-updater (global store bucket-configs)
  * </pre>
  *

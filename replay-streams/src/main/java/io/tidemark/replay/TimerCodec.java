@@ -136,7 +136,7 @@ final class TimerCodec implements Serde<ReplayTimer> {
         return Instant.ofEpochSecond(varlong(in), varlong(in));
     }
 
-    /** Unsigned LEB128 of the long's bits: a negative value (an instant before 1970) takes ten bytes but round-trips. */
+    /** Unsigned LEB128 of the long's bits: a negative one (an instant before 1970) takes ten bytes but round-trips. */
     private static long varlong(ByteBuffer in) {
         long value = 0;
         for (int shift = 0; shift < 64; shift += 7) {

@@ -242,7 +242,8 @@ final class TimerPlanner {
 
     /** Whether an enabled Expiration-by-days rule's prefix reaches the key (its other filters are not known here). */
     private static boolean expirationMayApply(RuleSet rules, String key) {
-        return rules.rules().stream().anyMatch(r -> r.enabled() && r.expirationDays() > 0 && key.startsWith(r.prefix()));
+        return rules.rules().stream()
+                .anyMatch(r -> r.enabled() && r.expirationDays() > 0 && key.startsWith(r.prefix()));
     }
 
     private static Optional<Long> number(String text) {
@@ -305,8 +306,9 @@ final class TimerPlanner {
         if (rules.isEmpty()) {
             return new Cancel(watched.timerId());
         }
-        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(marker(watched.logicalKey(),
-                watched.modTime(), watched.versionId()), rules.get().versioning(), at), ActionKind.EXPIRED_DELETE_MARKER);
+        ObjectVersion marker = marker(watched.logicalKey(), watched.modTime(), watched.versionId());
+        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(marker, rules.get().versioning(), at),
+                ActionKind.EXPIRED_DELETE_MARKER);
         if (match.isEmpty()) {
             return new Cancel(watched.timerId());
         }

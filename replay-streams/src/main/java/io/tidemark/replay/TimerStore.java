@@ -102,12 +102,16 @@ final class TimerStore {
         }
     }
 
-    /** Removes a timer; true if there was one. */
+    /**
+     * Removes a timer; true if there was one. Looked up first: a delete on a changelogged store logs a tombstone even
+     * for a key it does not hold, and most cancels (every object deleted in a lifecycle bucket) find none.
+     */
     boolean cancel(String timerId) {
-        Bytes key = index.delete(timerId);
+        Bytes key = index.get(timerId);
         if (key == null) {
             return false;
         }
+        index.delete(timerId);
         ReplayTimer gone = timers.delete(key);
         if (gone != null) {
             add(gone.kind(), -1);

@@ -550,6 +550,20 @@ class ReplayTopologyTest {
         assertThat(metrics.total("tidemark.replay.records.skipped", "stale-rearm")).isEqualTo(1);
     }
 
+    /**
+     * Every delete in a lifecycle bucket asks to cancel its object's timer, most often when there is none (it fired,
+     * or no rule matched): that must cost a lookup, not a tombstone in the changelogs.
+     */
+    @Test
+    void shouldWriteNothingToTheChangelogsWhenCancellingATimerThatIsNotThere() {
+        lifecycle("b", EXPIRE_1_DAY);
+        event(Events.deleted("b", Events.object("logs/never-armed", T0, 1, Map.of()), T0));
+        event(Events.deleted("b", Events.object("other/no-rule", T0, 1, Map.of()), T0));
+
+        assertThat(driver.producedTopicNames()).noneMatch(topic -> topic.endsWith("-changelog")
+                && (topic.contains(TimerStore.INDEX) || topic.contains(TimerStore.TIMERS + "-")));
+    }
+
     @Test
     void shouldSkipAPoisonRecordAndGoOn() {
         lifecycle("b", EXPIRE_1_DAY);
