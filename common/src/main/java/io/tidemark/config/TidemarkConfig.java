@@ -64,6 +64,7 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String POPULATOR_REGISTRY_RECONCILE_MS = "populator.registry.reconcile.ms";
     public static final String REPLAY_PUNCTUATE_INTERVAL_MS = "replay-streams.punctuate.interval.ms";
     public static final String REPLAY_MAX_FIRED_PER_TICK = "replay-streams.max.fired.per.tick";
+    public static final String REPLAY_MAX_FIRE_TIME_PER_TICK_MS = "replay-streams.max.fire.time.per.tick.ms";
     public static final String REPLAY_STATE_DIR = "replay-streams.state.dir";
     public static final String REPLAY_NUM_STREAM_THREADS = "replay-streams.num.stream.threads";
     public static final String REPLAY_STANDBY_REPLICAS = "replay-streams.standby.replicas";
@@ -188,6 +189,11 @@ public class TidemarkConfig extends AbstractConfig {
                                 + "the brokers' message.max.bytes.")
                 .define(REPLAY_PUNCTUATE_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.MEDIUM,
                         "How often replay-streams looks for due timers (wall-clock time).")
+                .define(REPLAY_MAX_FIRE_TIME_PER_TICK_MS, Type.LONG, 200L, Range.between(1, 60_000), Importance.LOW,
+                        "Longest one stream task spends firing timers per tick (at least one fires). All the tasks "
+                                + "of a stream thread fire in one exactly-once transaction, which Kafka aborts past "
+                                + "its timeout (10 s for Streams): with a large backlog a count alone let a tick "
+                                + "outlast it, and the thread was fenced and fired the same timers again.")
                 .define(REPLAY_MAX_FIRED_PER_TICK, Type.INT, 10_000, Range.between(1, 10_000_000), Importance.LOW,
                         "Most timers one stream task fires per tick, so a backlog cannot hold up its commits; the "
                                 + "rest fire on the next ticks.")

@@ -52,6 +52,10 @@ public final class ReplayMetrics {
         count("tidemark.replay.timers.dropped", "reason", reason, "Due timers dropped at the firing re-check");
     }
 
+    void tickCut() {
+        count("tidemark.replay.ticks.cut", "reason", "time", "Ticks that left due timers for the next tick, out of time");
+    }
+
     void walkRequested() {
         count("tidemark.replay.walks.requested", "reason", "promoted-version",
                 "Walks of one key requested because an older version became latest again");

@@ -85,10 +85,19 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         }
     }
 
-    /** Fires what is due at {@code timestamp} (wall-clock millis), at most a tick's worth. */
+    /**
+     * Fires what is due at {@code timestamp} (wall-clock millis), at most a tick's worth: {@code maxPerTick} timers
+     * or {@code maxFireTimePerTick}, whichever comes first, and at least one.
+     */
     private void fire(long timestamp) {
         Instant now = Instant.ofEpochMilli(timestamp);
+        long deadline = params.nanoTime().getAsLong() + params.maxFireTimePerTick().toNanos();
         for (ReplayTimer timer : timers.due(now, params.maxPerTick())) {
+            if (params.nanoTime().getAsLong() - deadline > 0) {
+                // The rest is due still and comes first on the next tick; this transaction must end in time.
+                params.metrics().tickCut();
+                break;
+            }
             FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(configs.get(timer.bucket())), now);
             if (verdict instanceof Fire fire) {
                 if (timer.marker()) {

@@ -6,6 +6,7 @@ import io.tidemark.messages.BucketConfig;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
@@ -36,13 +37,23 @@ public final class ReplayTopology {
     static final String BUCKET_TASKS_SINK = "bucket-tasks-sink";
 
     /** What the topology needs from the settings, and the meters it reports to. */
+    /**
+     * What the topology needs from the settings, and the meters it reports to.
+     *
+     * @param nanoTime the clock that bounds a tick's firing time ({@code System::nanoTime}; tests pass their own)
+     */
     public record Params(TopicRegistry topics, RuleReader rules, Duration punctuateInterval, int maxPerTick,
-                         ReplayMetrics metrics) {
+                         Duration maxFireTimePerTick, LongSupplier nanoTime, ReplayMetrics metrics) {
 
         public static Params from(TidemarkConfig config, ReplayMetrics metrics) {
             return new Params(TopicRegistry.from(config), config.ruleReader(),
                     config.millis(TidemarkConfig.REPLAY_PUNCTUATE_INTERVAL_MS),
-                    config.getInt(TidemarkConfig.REPLAY_MAX_FIRED_PER_TICK), metrics);
+                    config.getInt(TidemarkConfig.REPLAY_MAX_FIRED_PER_TICK),
+                    config.millis(TidemarkConfig.REPLAY_MAX_FIRE_TIME_PER_TICK_MS), System::nanoTime, metrics);
+        }
+
+        Params withNanoTime(LongSupplier clock) {
+            return new Params(topics, rules, punctuateInterval, maxPerTick, maxFireTimePerTick, clock, metrics);
         }
     }
 

@@ -34,6 +34,12 @@ final class TimerStore {
     private final KeyValueStore<Bytes, ReplayTimer> timers;
     private final KeyValueStore<String, Bytes> index;
     private final KeyValueStore<String, Long> counts;
+    /**
+     * Where the next due scan starts: no timer is keyed below it. Fired timers leave tombstones in RocksDB until
+     * compaction, and a scan from the epoch walks all of them: with millions fired, each tick's scan slowed to a
+     * crawl. Arming below it lowers it; it lives in memory, so a restart scans from the epoch once.
+     */
+    private Bytes lowWater = EPOCH;
 
     TimerStore(KeyValueStore<Bytes, ReplayTimer> timers, KeyValueStore<String, Bytes> index,
                KeyValueStore<String, Long> counts) {
@@ -94,6 +100,9 @@ final class TimerStore {
             add(timer.kind(), -1);
         }
         timers.put(key, timer);
+        if (key.compareTo(lowWater) < 0) {
+            lowWater = key;
+        }
         if (!key.equals(oldKey)) {
             index.put(timer.timerId(), key);
         }
@@ -124,16 +133,25 @@ final class TimerStore {
         return key == null ? Optional.empty() : Optional.ofNullable(timers.get(key));
     }
 
-    /** Up to {@code limit} timers due at {@code now} or earlier, earliest first. */
+    /**
+     * Up to {@code limit} timers due at {@code now} or earlier, earliest first. The caller fires, re-times or drops
+     * each of them, so the next scan may start at the first one returned.
+     */
     List<ReplayTimer> due(Instant now, int limit) {
         List<ReplayTimer> due = new ArrayList<>();
         Bytes upTo = Bytes.wrap(ByteBuffer.allocate(8).putLong(now.toEpochMilli() + 1).array());
-        try (KeyValueIterator<Bytes, ReplayTimer> it = timers.range(EPOCH, upTo)) {
+        Bytes first = null;
+        try (KeyValueIterator<Bytes, ReplayTimer> it = timers.range(lowWater, upTo)) {
             while (it.hasNext() && due.size() < limit) {
                 KeyValue<Bytes, ReplayTimer> next = it.next();
+                if (first == null) {
+                    first = next.key;
+                }
                 due.add(next.value);
             }
         }
+        // Nothing below the first due key (or below upTo, when none is due) is left.
+        lowWater = first != null ? first : upTo;
         return due;
     }
 

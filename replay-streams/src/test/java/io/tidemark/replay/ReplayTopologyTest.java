@@ -564,6 +564,47 @@ class ReplayTopologyTest {
                 && (topic.contains(TimerStore.INDEX) || topic.contains(TimerStore.TIMERS + "-")));
     }
 
+    /**
+     * All the tasks of a stream thread fire in one exactly-once transaction, which Kafka aborts past its timeout:
+     * a tick stops firing when its time is up (here each clock reading is 60 ms on, against 200 ms a tick), at
+     * least one timer fires, and the rest follow on the next ticks.
+     */
+    @Test
+    void shouldStopFiringWhenTheTicksTimeIsUpAndGoOnAtTheNextTick() {
+        TidemarkConfig roomy = new TidemarkConfig(Map.of("shard.bits", "0", "lifecycle.day.seconds", "10",
+                "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000",
+                "replay-streams.max.fired.per.tick", "100", "replay-streams.max.fire.time.per.tick.ms", "200"));
+        java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
+        ReplayMetrics own = new ReplayMetrics(new SimpleMeterRegistry());
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "replay-budget-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, "target/tmp/topology-test-" + System.nanoTime());
+        TopicRegistry single = TopicRegistry.from(roomy);
+        try (TopologyTestDriver budgeted = new TopologyTestDriver(ReplayTopology.build(ReplayTopology.Params
+                .from(roomy, own).withNanoTime(() -> clock.getAndAdd(60_000_000L))), props, T0)) {
+            budgeted.createInputTopic(single.bucketConfigs().name(), Serdes.String().serializer(),
+                    single.bucketConfigs().valueSerde().serializer()).pipeInput("b", new BucketConfig("b", "Off",
+                    false, EXPIRE_1_DAY, "h", null, null));
+            TestInputTopic<String, MetaLogRecord> input = budgeted.createInputTopic(single.metaLog().name(),
+                    Serdes.String().serializer(), single.metaLog().valueSerde().serializer());
+            for (int i = 0; i < 10; i++) {
+                Entry entry = Events.object("logs/o" + i, T0, 1, Map.of());
+                input.pipeInput("b/logs/o" + i, Events.written("b", entry, T0));
+            }
+            TestOutputTopic<String, ObjectTask> out = budgeted.createOutputTopic(single.objectTasks().name(),
+                    Serdes.String().deserializer(), single.objectTasks().valueSerde().deserializer());
+
+            budgeted.advanceWallClockTime(Duration.ofSeconds(10));
+            assertThat(out.readValuesToList()).as("one tick's time: three timers").hasSize(3);
+            assertThat(own.total("tidemark.replay.ticks.cut", "time")).isEqualTo(1);
+            for (int tick = 0; tick < 4; tick++) {
+                budgeted.advanceWallClockTime(Duration.ofSeconds(1));
+            }
+            assertThat(own.total("tidemark.replay.timers.fired", "expiration_days")).isEqualTo(10);
+        }
+    }
+
     @Test
     void shouldSkipAPoisonRecordAndGoOn() {
         lifecycle("b", EXPIRE_1_DAY);
