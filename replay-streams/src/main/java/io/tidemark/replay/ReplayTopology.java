@@ -36,7 +36,6 @@ public final class ReplayTopology {
     static final String OBJECT_TASKS_SINK = "object-tasks-sink";
     static final String BUCKET_TASKS_SINK = "bucket-tasks-sink";
 
-    /** What the topology needs from the settings, and the meters it reports to. */
     /**
      * What the topology needs from the settings, and the meters it reports to.
      *
