@@ -26,10 +26,10 @@ public final class S3Entries {
         return tags;
     }
 
-    /** An extended attribute as UTF-8 text, if the entry has it. */
+    /** An extended attribute as UTF-8 text, if the entry has it with a value (an empty one counts as absent). */
     public static Optional<String> text(Entry entry, String name) {
         var value = entry.getExtendedMap().get(name);
-        return value == null ? Optional.empty() : Optional.of(value.toStringUtf8());
+        return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value.toStringUtf8());
     }
 
     public static Instant modTime(Entry entry) {

@@ -97,7 +97,7 @@ final class TimerPlanner {
             if (armed.isPresent() && armed.get().armedTsNs() > record.getTsNs()) {
                 return List.of(new Nothing("stale-rearm"));
             }
-            Change change = rearm(record, rules, entry, now);
+            Change change = rearm(record, rules, entry, versionFile, now);
             if (record.getRearmRole() == RearmRole.CURRENT && versionFile) {
                 // A version the walk found latest is not noncurrent (any more): a timer from its demotion is void.
                 return List.of(change, new Cancel(noncurrentTimerId(bucket, key, S3Entries.versionId(entry, true))));
@@ -172,12 +172,11 @@ final class TimerPlanner {
      * A recovery walk's record: the entry as listed under the rules that are current now, in the role the walk
      * found it in (the walk knows which version is latest; a single event does not).
      */
-    private Change rearm(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, Instant now) {
+    private Change rearm(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, boolean versionFile,
+                         Instant now) {
         if (!record.getEvent().hasNewEntry()) {
             return new Nothing("no-entry");
         }
-        boolean versionFile = record.getDirectory().endsWith(S3Layout.VERSIONS_SUFFIX)
-                && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX);
         RearmRole role = record.getRearmRole();
         if (role == RearmRole.UPLOAD) {
             String uploadPath = S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName();

@@ -9,6 +9,7 @@ import io.tidemark.lifecycle.config.LifecycleConfigs;
 import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.FileChunk;
@@ -522,8 +523,7 @@ public final class S3Gateway {
     }
 
     static Optional<String> text(Entry e, String key) {
-        ByteString v = e.getExtendedMap().get(key);
-        return v == null || v.isEmpty() ? Optional.empty() : Optional.of(v.toStringUtf8());
+        return S3Entries.text(e, key);
     }
 
     private static long mtimeNanos(Entry e) {
