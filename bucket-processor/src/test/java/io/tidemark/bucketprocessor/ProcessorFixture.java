@@ -51,6 +51,9 @@ final class ProcessorFixture implements AutoCloseable {
         settings.put("bucket-processor.retry.backoff.max.ms", "500");
         settings.put("kafka.consumer.session.timeout.ms", "6000");
         settings.put("kafka.consumer.heartbeat.interval.ms", "500");
+        // A killed processor's open transaction holds back what read-committed consumers see until it times out:
+        // 10 s instead of the default minute keeps the kill -9 test from waiting out a whole minute by chance.
+        settings.put("kafka.producer.transaction.timeout.ms", "10000");
         settings.putAll(extra);
         config = new TidemarkConfig(settings);
         topics = TopicRegistry.from(config);
