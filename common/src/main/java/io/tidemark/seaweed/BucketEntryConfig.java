@@ -3,6 +3,7 @@ package io.tidemark.seaweed;
 import com.google.protobuf.ByteString;
 import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.lifecycle.engine.RuleReader;
+import io.tidemark.lifecycle.engine.RuleSet;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.util.HexFormat;
@@ -19,6 +20,14 @@ public final class BucketEntryConfig {
      *         with S3's error code and no rule-set hash
      */
     public static Optional<BucketConfig> read(String bucket, Entry entry, RuleReader reader) {
+        return compile(bucket, entry, reader).map(Compiled::config);
+    }
+
+    /**
+     * The configuration with the rules it was read from, for callers that need both: compiling a rule set costs
+     * far more than everything else done per bucket, so it is done once.
+     */
+    public static Optional<Compiled> compile(String bucket, Entry entry, RuleReader reader) {
         Optional<String> document = lifecycleXml(entry);
         if (document.isEmpty()) {
             return Optional.empty();
@@ -27,12 +36,22 @@ public final class BucketEntryConfig {
         String versioning = versioning(entry);
         boolean locked = S3Layout.enabled(text(entry, S3Layout.OBJECT_LOCK_ENABLED));
         try {
-            var rules = reader.read(xml);
+            RuleSet rules = reader.read(xml);
             String hash = HexFormat.of().formatHex(rules.replayContentHash(bucket));
-            return Optional.of(new BucketConfig(bucket, versioning, locked, xml, hash, null, null));
+            return Optional.of(new Compiled(new BucketConfig(bucket, versioning, locked, xml, hash, null, null),
+                    rules));
         } catch (LifecycleConfigException e) {
-            return Optional.of(new BucketConfig(bucket, versioning, locked, xml, "", e.code().name(), e.getMessage()));
+            return Optional.of(new Compiled(new BucketConfig(bucket, versioning, locked, xml, "", e.code().name(),
+                    e.getMessage()), null));
         }
+    }
+
+    /**
+     * A bucket's configuration and its compiled rules.
+     *
+     * @param rules {@code null} when the configuration is invalid
+     */
+    public record Compiled(BucketConfig config, RuleSet rules) {
     }
 
     /** The lifecycle XML exactly as the gateway stored it, if the bucket has one. */

@@ -2,6 +2,8 @@ package io.tidemark.topics;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
@@ -19,9 +21,14 @@ public final class JsonSerde<T> implements Serde<T> {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final Class<T> type;
+    /** Bound once to the type: {@code ObjectMapper.writeValueAsBytes} looks the serializer up on every call. */
+    private final ObjectWriter writer;
+    private final ObjectReader reader;
 
     public JsonSerde(Class<T> type) {
         this.type = type;
+        this.writer = MAPPER.writerFor(type);
+        this.reader = MAPPER.readerFor(type);
     }
 
     @Override
@@ -31,7 +38,7 @@ public final class JsonSerde<T> implements Serde<T> {
                 return null;
             }
             try {
-                return MAPPER.writeValueAsBytes(value);
+                return writer.writeValueAsBytes(value);
             } catch (IOException e) {
                 throw new SerializationException("cannot write " + type.getSimpleName() + " for " + topic, e);
             }
@@ -45,7 +52,7 @@ public final class JsonSerde<T> implements Serde<T> {
                 return null;
             }
             try {
-                return MAPPER.readValue(bytes, type);
+                return reader.readValue(bytes);
             } catch (IOException e) {
                 throw new SerializationException("a record on " + topic + " is not a valid " + type.getSimpleName()
                         + ": " + e.getMessage(), e);

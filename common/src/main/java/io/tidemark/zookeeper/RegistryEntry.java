@@ -2,6 +2,7 @@ package io.tidemark.zookeeper;
 
 import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.lifecycle.engine.RuleReader;
+import io.tidemark.lifecycle.engine.RuleSet;
 import io.tidemark.messages.BucketConfig;
 import java.util.Optional;
 
@@ -24,6 +25,15 @@ public record RegistryEntry(String ruleSetHash, String versioning, boolean objec
     public static RegistryEntry of(BucketConfig config, RuleReader reader) {
         return new RegistryEntry(config.ruleSetHash(), config.versioning(), config.objectLock(), config.invalidCode(),
                 config.invalidCode() == null && needsWalks(config, reader));
+    }
+
+    /**
+     * The registry's view of a configuration whose rules are already compiled ({@code null}: the configuration is
+     * invalid), so they are not read a second time.
+     */
+    public static RegistryEntry of(BucketConfig config, RuleSet rules) {
+        return new RegistryEntry(config.ruleSetHash(), config.versioning(), config.objectLock(), config.invalidCode(),
+                config.invalidCode() == null && rules != null && rules.needsWalks());
     }
 
     /** Whether the conductor should seed steady walks of this bucket. */

@@ -3,7 +3,9 @@ package io.tidemark.populator;
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.seaweed.BucketEntryConfig;
+import io.tidemark.seaweed.BucketEntryConfig.Compiled;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.zookeeper.RegistryEntry;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +27,11 @@ public final class BucketConfigTracker {
 
     private final RuleReader rules;
     private final Map<String, BucketConfig> known = new HashMap<>();
+    /**
+     * Each known bucket's registry node, kept from the one reading of its rules; a configuration only remembered
+     * (from the topic) gets its node when first asked for.
+     */
+    private final Map<String, RegistryEntry> entries = new HashMap<>();
     /** Kept as configurations come and go: counting on every change made a cold start quadratic. */
     private int invalid;
 
@@ -40,6 +47,7 @@ public final class BucketConfigTracker {
     private void put(BucketConfig config) {
         forget(config.bucket());
         known.put(config.bucket(), config);
+        entries.remove(config.bucket());
         if (config.invalidCode() != null) {
             invalid++;
         }
@@ -47,6 +55,7 @@ public final class BucketConfigTracker {
 
     private void forget(String bucket) {
         BucketConfig gone = known.remove(bucket);
+        entries.remove(bucket);
         if (gone != null && gone.invalidCode() != null) {
             invalid--;
         }
@@ -54,6 +63,15 @@ public final class BucketConfigTracker {
 
     public Optional<BucketConfig> current(String bucket) {
         return Optional.ofNullable(known.get(bucket));
+    }
+
+    /** The registry node a known bucket should have. */
+    public Optional<RegistryEntry> entry(String bucket) {
+        BucketConfig config = known.get(bucket);
+        if (config == null) {
+            return Optional.empty();
+        }
+        return Optional.of(entries.computeIfAbsent(bucket, b -> RegistryEntry.of(config, rules)));
     }
 
     public int size() {
@@ -75,7 +93,8 @@ public final class BucketConfigTracker {
      */
     public Optional<BucketConfigChange> apply(String bucket, Entry entry) {
         BucketConfig previous = known.get(bucket);
-        BucketConfig next = entry == null ? null : configOf(bucket, entry);
+        Optional<Compiled> compiled = entry == null ? Optional.empty() : compile(bucket, entry);
+        BucketConfig next = compiled.map(Compiled::config).orElse(null);
         if (Objects.equals(previous, next)) {
             return Optional.empty();
         }
@@ -84,6 +103,8 @@ public final class BucketConfigTracker {
             return Optional.of(new BucketConfigChange(bucket, null, false));
         }
         put(next);
+        RegistryEntry node = RegistryEntry.of(next, compiled.get().rules());
+        entries.put(bucket, node);
         boolean valid = next.invalidCode() == null;
         boolean wasValid = previous != null && previous.invalidCode() == null;
         boolean recovery = valid && (!wasValid || !previous.ruleSetHash().equals(next.ruleSetHash()));
@@ -91,11 +112,11 @@ public final class BucketConfigTracker {
             log.warn("bucket {}: lifecycle configuration is invalid and is ignored: {}: {}", bucket, next.invalidCode(),
                     next.invalidMessage());
         }
-        return Optional.of(new BucketConfigChange(bucket, next, recovery));
+        return Optional.of(new BucketConfigChange(bucket, next, node, recovery));
     }
 
-    /** The configuration an entry describes, or {@code null} when it has no lifecycle XML. */
-    BucketConfig configOf(String bucket, Entry entry) {
-        return BucketEntryConfig.read(bucket, entry, rules).orElse(null);
+    /** The configuration an entry describes and its rules, or empty when it has no lifecycle XML. */
+    Optional<Compiled> compile(String bucket, Entry entry) {
+        return BucketEntryConfig.compile(bucket, entry, rules);
     }
 }

@@ -9,6 +9,7 @@ import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.ZooKeeperPaths;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +32,8 @@ import org.apache.zookeeper.common.PathUtils;
  * <p>A registry {@linkplain #fencedBy fenced} by the leader's latch node writes each change in a ZooKeeper multi-op
  * that first checks the node still exists. Kafka fences a deposed leader's transactions; this fences its registry
  * writes, so a write delayed past the leader's session expiry can never land after its successor's reconcile.
- * Writes are pipelined ({@link LifecycleBuckets#IN_FLIGHT} outstanding), so thousands of buckets take about a second.
+ * Writes are grouped and pipelined ({@link LifecycleBuckets#IN_FLIGHT} outstanding), so thousands of buckets take a
+ * fraction of a second.
  */
 public final class BucketRegistry {
 
@@ -94,15 +96,20 @@ public final class BucketRegistry {
     }
 
     /**
-     * A set of registry writes in flight, at most {@link LifecycleBuckets#IN_FLIGHT} at a time. Each starts when it is
-     * added, so the writes overlap with whatever the caller does next; {@link #finish} waits for them all. A bucket
-     * changed twice belongs in two batches, the first finished before the second starts: within one batch the
-     * writes may land in any order.
+     * A set of registry writes in flight, at most {@link LifecycleBuckets#IN_FLIGHT} at a time. Changes are sent in
+     * groups of {@link #GROUP}, one multi-op each (behind one leadership check when fenced): a cold start writes
+     * tens of thousands of nodes, and ZooKeeper and Curator spend most of a single-node write on the request itself.
+     * A group that fails as a whole — a node that already exists, a delete of one that does not — is written again
+     * one change at a time, each as create-or-overwrite or delete-if-present. A group starts when it is full, so the
+     * writes overlap with whatever the caller does next; {@link #finish} sends the rest and waits for them all. A
+     * bucket changed twice belongs in two batches, the first finished before the second starts: within one batch
+     * the writes may land in any order.
      */
     public final class Batch {
         private final Semaphore window = new Semaphore(LifecycleBuckets.IN_FLIGHT);
         private final List<CompletableFuture<Void>> writes = new ArrayList<>();
         private final List<String> refused = new ArrayList<>();
+        private List<Write> group = new ArrayList<>();
 
         public void add(BucketConfigChange change) throws Exception {
             String path = ZooKeeperPaths.bucket(change.bucket());
@@ -116,24 +123,39 @@ public final class BucketRegistry {
                 client.createContainers(ZooKeeperPaths.BUCKETS);
                 parentExists = true;
             }
-            window.acquire();
-            CompletableFuture<Void> write = write(change, path);
-            write.whenComplete((done, error) -> window.release());
+            byte[] value = change.removed() ? null
+                    : JSON.writeValueAsBytes(change.entry() != null ? change.entry() : entryFor(change.config()));
+            group.add(new Write(path, value));
+            if (group.size() >= GROUP) {
+                send();
+            }
+        }
+
+        private void send() throws Exception {
+            if (group.isEmpty()) {
+                return;
+            }
+            List<Write> sending = group;
+            group = new ArrayList<>();
+            window.acquire(sending.size());
+            CompletableFuture<Void> write = sending.size() == 1 ? write(sending.get(0)) : writeGroup(sending);
+            write.whenComplete((done, error) -> window.release(sending.size()));
             writes.add(write);
         }
 
         public boolean isEmpty() {
-            return writes.isEmpty() && refused.isEmpty();
+            return writes.isEmpty() && refused.isEmpty() && group.isEmpty();
         }
 
         /**
-         * Waits for every write added.
+         * Sends what is left and waits for every write added.
          *
          * @return the buckets whose names ZooKeeper refuses as paths, which were not written
          * @throws LeadershipLostException when the registry is fenced and its leader node is gone; some writes may
          *                                 have landed before it went, none after
          */
         public List<String> finish() throws Exception {
+            send();
             Exception failure = null;
             for (CompletableFuture<Void> write : writes) {
                 try {
@@ -155,25 +177,58 @@ public final class BucketRegistry {
         }
     }
 
-    private CompletableFuture<Void> write(BucketConfigChange change, String path) throws Exception {
-        if (change.removed()) {
-            // Removed before a crash, or never registered: either way the registry is as it should be.
-            return multi(client.transactionOp().delete().forPath(path)).thenAccept(code -> expect(code, path,
-                    Code.OK, Code.NONODE));
+    /** Changes per multi-op: a group of a hundred nodes is tens of kilobytes, far below ZooKeeper's request cap. */
+    static final int GROUP = 100;
+
+    /** One node to write ({@code value}) or remove ({@code null}). */
+    private record Write(String path, byte[] value) {
+    }
+
+    private CompletableFuture<Void> writeGroup(List<Write> group) {
+        try {
+            List<CuratorOp> ops = new ArrayList<>(group.size());
+            for (Write write : group) {
+                ops.add(write.value() == null ? client.transactionOp().delete().forPath(write.path())
+                        : client.transactionOp().create().forPath(write.path(), write.value()));
+            }
+            return multi(ops).thenCompose(codes -> {
+                if (codes.stream().allMatch(code -> code == Code.OK)) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                // Nothing of the group landed; one change at a time tells a node that exists from a real failure.
+                return CompletableFuture.allOf(group.stream().map(BucketRegistry.this::write)
+                        .toArray(CompletableFuture[]::new));
+            });
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
         }
-        byte[] value = JSON.writeValueAsBytes(entryFor(change.config()));
-        return multi(client.transactionOp().create().forPath(path, value)).thenCompose(code -> {
-            if (code != Code.NODEEXISTS) {
-                expect(code, path, Code.OK);
-                return CompletableFuture.completedFuture(null);
+    }
+
+    private CompletableFuture<Void> write(Write write) {
+        try {
+            if (write.value() == null) {
+                // Removed before a crash, or never registered: either way the registry is as it should be.
+                return multi(List.of(client.transactionOp().delete().forPath(write.path())))
+                        .thenAccept(codes -> expect(codes.get(0), write.path(), Code.OK, Code.NONODE));
             }
-            try {
-                return multi(client.transactionOp().setData().forPath(path, value)).thenAccept(c -> expect(c, path,
-                        Code.OK, Code.NONODE));
-            } catch (Exception e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        });
+            return multi(List.of(client.transactionOp().create().forPath(write.path(), write.value())))
+                    .thenCompose(codes -> {
+                        Code code = codes.get(0);
+                        if (code != Code.NODEEXISTS) {
+                            expect(code, write.path(), Code.OK);
+                            return CompletableFuture.completedFuture(null);
+                        }
+                        try {
+                            return multi(List.of(client.transactionOp().setData().forPath(write.path(),
+                                    write.value()))).thenAccept(c -> expect(c.get(0), write.path(), Code.OK,
+                                    Code.NONODE));
+                        } catch (Exception e) {
+                            return CompletableFuture.failedFuture(e);
+                        }
+                    });
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private static void expect(Code code, String path, Code... accepted) {
@@ -186,22 +241,30 @@ public final class BucketRegistry {
     }
 
     /**
-     * Runs one write as a multi-op, behind a check of the leader node when fenced; completes with the write's own
-     * result code, or with {@link LeadershipLostException} when the check failed.
+     * Runs writes as one multi-op, behind a check of the leader node when fenced; completes with each write's own
+     * result code (all the same code when ZooKeeper answered for the request as a whole, e.g. a lost connection),
+     * or with {@link LeadershipLostException} when the check failed.
      */
-    private CompletableFuture<Code> multi(CuratorOp op) throws Exception {
-        List<CuratorOp> ops = leaderNode == null ? List.of(op)
-                : List.of(client.transactionOp().check().forPath(leaderNode), op);
-        CompletableFuture<Code> result = new CompletableFuture<>();
+    private CompletableFuture<List<Code>> multi(List<CuratorOp> writes) throws Exception {
+        List<CuratorOp> ops = new ArrayList<>(writes.size() + 1);
+        if (leaderNode != null) {
+            ops.add(client.transactionOp().check().forPath(leaderNode));
+        }
+        ops.addAll(writes);
+        CompletableFuture<List<Code>> result = new CompletableFuture<>();
         client.transaction().inBackground((c, event) -> {
             Code code = Code.get(event.getResultCode());
             List<CuratorTransactionResult> results = event.getOpResults();
             if (code == Code.OK || results == null || results.size() != ops.size()) {
-                result.complete(code);
+                result.complete(Collections.nCopies(writes.size(), code));
             } else if (leaderNode != null && results.get(0).getError() != 0) {
                 result.completeExceptionally(new LeadershipLostException(leaderNode));
             } else {
-                result.complete(Code.get(results.get(ops.size() - 1).getError()));
+                List<Code> codes = new ArrayList<>(writes.size());
+                for (CuratorTransactionResult r : results.subList(ops.size() - writes.size(), ops.size())) {
+                    codes.add(Code.get(r.getError()));
+                }
+                result.complete(codes);
             }
         }).forOperations(ops);
         return result;

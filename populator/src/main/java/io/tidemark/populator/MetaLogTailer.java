@@ -275,8 +275,9 @@ public final class MetaLogTailer {
             }
             for (String bucket : tracker.buckets()) {
                 BucketConfig config = tracker.current(bucket).orElseThrow();
-                if (!Optional.of(registry.entryFor(config)).equals(nodes.get(bucket))) {
-                    repairs.add(new BucketConfigChange(bucket, config, false));
+                Optional<RegistryEntry> entry = tracker.entry(bucket);
+                if (!entry.equals(nodes.get(bucket))) {
+                    repairs.add(new BucketConfigChange(bucket, config, entry.orElseThrow(), false));
                 }
             }
             for (BucketConfigChange repair : repairs) {

@@ -69,6 +69,31 @@ class BucketConfigTrackerTest {
     }
 
     @Test
+    void shouldCarryTheRegistryNodeReadFromTheSameRulesAsTheConfiguration() {
+        String walked = "<LifecycleConfiguration><Rule><ID>d</ID><Filter/><Status>Enabled</Status><Expiration>"
+                + "<Date>2030-01-01T00:00:00Z</Date></Expiration></Rule></LifecycleConfiguration>";
+        s3.putLifecycle("b", walked);
+        BucketConfigChange change = observe().orElseThrow();
+        assertThat(change.entry()).as("the node as the reader derives it").isEqualTo(RegistryEntry.of(change.config(),
+                RuleReader.aws())).extracting(RegistryEntry::walkable).isEqualTo(true);
+        assertThat(tracker.entry("b")).contains(change.entry());
+
+        s3.putLifecycle("b", "<LifecycleConfiguration><Rule><ID>u</ID><Filter/><Status>Enabled</Status>"
+                + "<AbortIncompleteMultipartUpload><DaysAfterInitiation>3</DaysAfterInitiation>"
+                + "</AbortIncompleteMultipartUpload></Rule></LifecycleConfiguration>");
+        BucketConfigChange timed = observe().orElseThrow();
+        assertThat(timed.entry().walkable()).as("timers cover uploads: no steady walks").isFalse();
+
+        BucketConfigTracker restarted = new BucketConfigTracker(RuleReader.aws());
+        restarted.remember(timed.config());
+        assertThat(restarted.entry("b")).as("a remembered configuration gets its node when asked").contains(timed.entry());
+        assertThat(restarted.entry("missing")).isEmpty();
+        s3.putLifecycle("b", walked);
+        assertThat(restarted.apply("b", store.lookup("/buckets", "b").orElseThrow())).isPresent();
+        assertThat(restarted.entry("b").orElseThrow().walkable()).as("replaced with the new rules' node").isTrue();
+    }
+
+    @Test
     void shouldWalkAgainWhenTheRulesChangeButNotWhenARuleIsOnlyRenamed() {
         s3.putLifecycle("b", THIRTY_DAYS);
         observe();

@@ -117,6 +117,25 @@ class BucketRegistryTest {
         assertThat(registry.read("changed").orElseThrow().ruleSetHash()).as("a late update did not land").isEqualTo("aa");
     }
 
+    /**
+     * Changes go to ZooKeeper in groups, one multi-op each; a group fails whole when one of its nodes exists or one
+     * delete finds nothing, and is then written a change at a time.
+     */
+    @Test
+    void shouldWriteAGroupHoldingAnExistingNodeAndAnAbsentOneChangeByChange() throws Exception {
+        BucketRegistry registry = new BucketRegistry(zk.client(), RuleReader.aws());
+        registry.apply(change("group-05", "old", null));
+        List<BucketConfigChange> group = new ArrayList<>(IntStream.range(0, 10)
+                .mapToObj(i -> change("group-0" + i, "new", null)).toList());
+        group.add(new BucketConfigChange("group-never", null, false));
+
+        assertThat(registry.applyAll(group)).isEmpty();
+
+        Map<String, Optional<RegistryEntry>> all = registry.readAll();
+        assertThat(all.keySet()).filteredOn(n -> n.startsWith("group-")).hasSize(10);
+        assertThat(all.get("group-05")).map(RegistryEntry::ruleSetHash).contains("new");
+    }
+
     @Test
     void shouldApplyThousandsOfChangesInOneCallAndReadThemBackInOne() throws Exception {
         BucketRegistry registry = new BucketRegistry(zk.client(), RuleReader.aws());

@@ -92,20 +92,25 @@ final class PopulatorBenchmark {
     record Result(double rate, long published, long transactions, double startSeconds) {
     }
 
+    /** Settings for a populator of its own: fresh topics and a fresh ZooKeeper chroot, so nothing is resumed. */
+    static Map<String, String> freshPopulator(LocalCluster cluster, int round) {
+        return new HashMap<>(Map.of(
+                "kafka.bootstrap.servers", cluster.kafkaBootstrapServers(),
+                "zookeeper.connect", cluster.zookeeperConnect(),
+                "zookeeper.chroot", "/tidemark-bench-" + round + "-" + System.nanoTime(),
+                "filer.address", cluster.emulator().filerAddress(),
+                "topic.prefix", "bench" + round + "-" + System.nanoTime() + "."));
+    }
+
     /**
      * Times the populator from its first committed batch to the batch holding the filer's last event, so the one-off
      * start (topic creation, fencing, enumeration) is reported apart from the steady rate.
      */
     private static Result populator(LocalCluster cluster, Options options, int round, long lastTs) throws Exception {
-        Map<String, String> settings = new HashMap<>(Map.of(
-                "kafka.bootstrap.servers", cluster.kafkaBootstrapServers(),
-                "zookeeper.connect", cluster.zookeeperConnect(),
-                "zookeeper.chroot", "/tidemark-bench-" + round + "-" + System.nanoTime(),
-                "filer.address", cluster.emulator().filerAddress(),
-                "topic.prefix", "bench" + round + "-" + System.nanoTime() + ".",
-                "populator.batch.max.events", String.valueOf(options.batchMaxEvents()),
-                // Subscribe from the filer's first event: the whole log is the workload.
-                "populator.cold-start.overlap.ms", String.valueOf(Duration.ofDays(3650).toMillis())));
+        Map<String, String> settings = freshPopulator(cluster, round);
+        settings.put("populator.batch.max.events", String.valueOf(options.batchMaxEvents()));
+        // Subscribe from the filer's first event: the whole log is the workload.
+        settings.put("populator.cold-start.overlap.ms", String.valueOf(Duration.ofDays(3650).toMillis()));
         settings.putAll(options.settings());
         TidemarkConfig config = new TidemarkConfig(settings);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
