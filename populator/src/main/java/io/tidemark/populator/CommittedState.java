@@ -3,6 +3,7 @@ package io.tidemark.populator;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
@@ -18,6 +19,7 @@ import java.util.function.BiConsumer;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
@@ -152,16 +154,35 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
             if (r.value() == null) {
                 return;
             }
-            Header writer = r.headers().lastHeader(TransactionalPublisher.WRITER_HEADER);
-            if (writer == null || !Arrays.equals(writer.value(), TransactionalPublisher.WRITER)) {
+            Optional<MetaLogRecord> own = ownRecord(metaLog, r);
+            if (own.isEmpty()) {
                 foreignAfter[0]++;
                 return;
             }
-            MetaLogRecord record = metaLog.valueSerde().deserializer().deserialize(metaLog.name(), r.value());
-            last[0] = new MetaLogPosition(record.getTsNs(), record.getSeqAtTs());
+            last[0] = new MetaLogPosition(own.get().getTsNs(), own.get().getSeqAtTs());
             foreignAfter[0] = 0;
         });
         return last[0];
+    }
+
+    /**
+     * The record, if the populator wrote it: marked {@link MetaLogWriter#POPULATOR}, or by the header earlier versions
+     * used. Another writer's value need not even parse.
+     */
+    private static Optional<MetaLogRecord> ownRecord(TopicSpec<String, MetaLogRecord> metaLog,
+                                                     ConsumerRecord<byte[], byte[]> r) {
+        MetaLogRecord record;
+        try {
+            record = metaLog.valueSerde().deserializer().deserialize(metaLog.name(), r.value());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        if (record.getWriter() == MetaLogWriter.POPULATOR) {
+            return Optional.of(record);
+        }
+        Header legacy = r.headers().lastHeader(TransactionalPublisher.LEGACY_WRITER_HEADER);
+        return legacy != null && Arrays.equals(legacy.value(), TransactionalPublisher.LEGACY_WRITER)
+                ? Optional.of(record) : Optional.empty();
     }
 
     private static <V> void readToEnd(Consumer<byte[], byte[]> consumer, TopicSpec<String, V> topic, Duration timeout,

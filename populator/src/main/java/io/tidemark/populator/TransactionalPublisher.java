@@ -6,6 +6,7 @@ import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecordView;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
@@ -18,8 +19,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -31,12 +30,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class TransactionalPublisher implements AutoCloseable {
 
     /**
-     * Marks the populator's own meta-log records. Only they may move its resume position: a record some other
-     * writer left on the topic says nothing about which filer events were published (see {@link CommittedState}).
+     * The header that marked the populator's own meta-log records before {@link MetaLogWriter#POPULATOR} did: a term
+     * reading a meta-log written by an earlier version still takes them as its own (see {@link CommittedState}).
      */
-    static final String WRITER_HEADER = "tidemark-writer";
-    static final byte[] WRITER = "populator".getBytes(StandardCharsets.UTF_8);
-    private static final Iterable<Header> WRITER_HEADERS = List.of(new RecordHeader(WRITER_HEADER, WRITER));
+    static final String LEGACY_WRITER_HEADER = "tidemark-writer";
+    static final byte[] LEGACY_WRITER = "populator".getBytes(StandardCharsets.UTF_8);
 
     /** The largest meta-log record sent whole, below the producer's and broker's default 1 MiB limits. */
     public static final int DEFAULT_MAX_RECORD_BYTES = 1_000_000;
@@ -126,26 +124,36 @@ public final class TransactionalPublisher implements AutoCloseable {
         String topic = topics.metaLog().name();
         byte[] key = topics.metaLog().keySerde().serializer().serialize(topic,
                 ShardPartitioner.key(record.getBucket(), record.getLogicalKey()));
-        byte[] value = encodedEvent == null ? topics.metaLog().valueSerde().serializer().serialize(topic, record)
+        byte[] value = encodedEvent == null ? topics.metaLog().valueSerde().serializer().serialize(topic, marked(record))
                 : encoded(record, encodedEvent);
         Sent sent = Sent.WHOLE;
         if (value.length > maxRecordBytes) {
-            var slim = OversizedRecords.fit(record, maxRecordBytes);
+            var slim = OversizedRecords.fit(marked(record), maxRecordBytes);
             if (slim.isEmpty()) {
                 return Sent.PARKED;
             }
             value = topics.metaLog().valueSerde().serializer().serialize(topic, slim.get());
             sent = Sent.SLIMMED;
         }
-        producer.send(new ProducerRecord<>(topic, record.getShard(), null, key, value, WRITER_HEADERS));
+        producer.send(new ProducerRecord<>(topic, record.getShard(), null, key, value));
         return sent;
     }
 
-    /** The record's bytes with its event as the filer encoded it; they parse as the same {@link MetaLogRecord}. */
+    /** The record marked as the populator's own: only such records may move its resume position. */
+    private static MetaLogRecord marked(MetaLogRecord record) {
+        return record.getWriter() == MetaLogWriter.POPULATOR ? record
+                : record.toBuilder().setWriter(MetaLogWriter.POPULATOR).build();
+    }
+
+    /**
+     * The record's bytes with its event as the filer encoded it, marked as the populator's; they parse as the same
+     * {@link MetaLogRecord} with its writer set.
+     */
     static byte[] encoded(MetaLogRecord record, ByteString encodedEvent) {
         return MetaLogRecordView.newBuilder().setTsNs(record.getTsNs()).setDirectory(record.getDirectory())
                 .setEvent(encodedEvent).setBucket(record.getBucket()).setLogicalKey(record.getLogicalKey())
                 .setKindValue(record.getKindValue()).setShard(record.getShard()).setSeqAtTs(record.getSeqAtTs())
+                .setWriter(MetaLogWriter.POPULATOR)
                 .build().toByteArray();
     }
 

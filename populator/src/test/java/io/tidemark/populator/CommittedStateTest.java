@@ -17,6 +17,7 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -45,19 +46,26 @@ class CommittedStateTest {
             populator.metaLog(record(110, 1));
             populator.commit(new PopulatorCheckpoint(90, 1, 5, 0));
         }
-        // Another writer (a tool, a mis-pointed service) appends newer, well-formed records to both partitions.
         try (KafkaProducer<byte[], byte[]> tool = new KafkaProducer<>(config.producerProperties(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
+            // A populator from before the writer field marked its records with a header: still its own.
+            tool.send(new ProducerRecord<>(topics.metaLog().name(), 0, null, "b/y".getBytes(),
+                    record(120, 0).toByteArray(), List.of(new RecordHeader(
+                    TransactionalPublisher.LEGACY_WRITER_HEADER, TransactionalPublisher.LEGACY_WRITER)))).get();
+            // Another writer (a tool, a mis-pointed service) appends newer records to both partitions, well-formed
+            // or not.
             for (MetaLogRecord foreign : List.of(record(500, 0), record(600, 1), record(700, 1))) {
                 tool.send(new ProducerRecord<>(topics.metaLog().name(), foreign.getShard(), "b/x".getBytes(),
                         foreign.toByteArray())).get();
             }
+            tool.send(new ProducerRecord<>(topics.metaLog().name(), 1, "b/z".getBytes(),
+                    "not a meta-log record".getBytes())).get();
         }
 
         CommittedState state = CommittedState.read(config.consumerProperties(), topics, Duration.ofSeconds(30));
 
-        assertThat(state.metaLogTail()).contains(new CommittedState.MetaLogPosition(110, 0));
-        assertThat(state.foreignMetaLogRecords()).isEqualTo(3);
+        assertThat(state.metaLogTail()).contains(new CommittedState.MetaLogPosition(120, 0));
+        assertThat(state.foreignMetaLogRecords()).isEqualTo(4);
         assertThat(state.checkpoint().orElseThrow().tsNs()).isEqualTo(90);
     }
 }

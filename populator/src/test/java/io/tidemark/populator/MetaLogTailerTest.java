@@ -14,6 +14,7 @@ import io.tidemark.localcluster.EmbeddedZooKeeper;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
 import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
@@ -157,6 +158,8 @@ class MetaLogTailerTest {
             MetaLogRecord record = MetaLogRecord.parseFrom(sent(topics.metaLog()).get(i).value());
             assertThat(record.getEvent()).isEqualTo(logged.get(i).getEventNotification());
             assertThat(record.getTsNs()).isEqualTo(logged.get(i).getTsNs());
+            assertThat(record.getWriter()).isEqualTo(MetaLogWriter.POPULATOR);
+            assertThat(sent(topics.metaLog()).get(i).headers()).isEmpty();
         }
         assertThat(lastCheckpoint().tsNs()).isEqualTo(lastTs);
         assertThat(lastCheckpoint().published()).isEqualTo(events);

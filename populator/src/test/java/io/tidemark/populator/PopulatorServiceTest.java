@@ -13,6 +13,7 @@ import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import java.time.Clock;
@@ -244,6 +245,8 @@ class PopulatorServiceTest {
                 assertThat(r.getSerializedSize()).isLessThan(1_000_000);
             });
             assertThat(records).anySatisfy(r -> assertThat(r.getLogicalKey()).isEqualTo("logs/after.txt"));
+            // Slimmed or whole, every record is marked as the populator's own.
+            assertThat(records).extracting(MetaLogRecord::getWriter).containsOnly(MetaLogWriter.POPULATOR);
             BucketConfig latest = f.committed(f.topics.bucketConfigs()).stream().map(ConsumerRecord::value)
                     .reduce((a, b) -> b).orElseThrow();
             assertThat(latest.lifecycleXml()).isEqualTo(largeRules(700, 60));

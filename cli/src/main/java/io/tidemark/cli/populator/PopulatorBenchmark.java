@@ -52,7 +52,7 @@ final class PopulatorBenchmark {
             double bestPopulator = 0;
             boolean exact = true;
             for (int round = 0; round <= options.rounds(); round++) {
-                double raw = raw(cluster, expected, round);
+                RawResult raw = raw(cluster, expected, round);
                 Result populator = populator(cluster, options, round, lastTs);
                 if (round == 0) {
                     // Warm-up: both paths once through the JIT before anything is measured.
@@ -60,12 +60,15 @@ final class PopulatorBenchmark {
                     continue;
                 }
                 exact &= populator.published() == expected;
-                bestRaw = Math.max(bestRaw, raw);
+                bestRaw = Math.max(bestRaw, raw.rate());
                 bestPopulator = Math.max(bestPopulator, populator.rate());
                 out.printf(Locale.ROOT, "  round %d: raw SubscribeMetadata %,.0f events/s; populator %,.0f events/s exactly-once "
-                                + "(%d published%s, %d transactions, %.1f s to start); ratio %.2f%n", round, raw,
+                                + "(%d published%s, %d transactions, %.1f s to start); ratio %.2f%n"
+                        + "    raw: %s%n    populator: %s%n", round, raw.rate(),
                         populator.rate(), populator.published(), populator.published() == expected ? "" : " MISMATCH",
-                        populator.transactions(), populator.startSeconds(), populator.rate() / raw);
+                        populator.transactions(), populator.startSeconds(), populator.rate() / raw.rate(),
+                        CpuByRole.perMillion(raw.cpu(), raw.received()), CpuByRole.perMillion(populator.cpu(),
+                                populator.measuredEvents()));
                 out.flush();
             }
             out.printf(Locale.ROOT, "best: raw %,.0f events/s; populator %,.0f events/s; ratio %.2f%s%n", bestRaw, bestPopulator,
@@ -75,21 +78,28 @@ final class PopulatorBenchmark {
         }
     }
 
-    private static double raw(LocalCluster cluster, long expected, int round) throws InterruptedException {
+    record RawResult(double rate, long received, Map<String, Double> cpu) {
+    }
+
+    private static RawResult raw(LocalCluster cluster, long expected, int round) throws InterruptedException {
         try (FilerClient filer = FilerClient.connect(cluster.emulator().filerAddress(), GrpcTls.PLAINTEXT,
                 Duration.ofSeconds(30));
              MetadataSubscription subscription = filer.subscribe(SubscriptionOptions.from("bench-raw-" + round,
                      "/buckets/", 0))) {
+            CpuByRole before = CpuByRole.now();
             long start = System.nanoTime();
             long received = 0;
             while (received < expected && subscription.poll(Duration.ofSeconds(10)) != null) {
                 received++;
             }
-            return received / ((System.nanoTime() - start) / 1e9);
+            double rate = received / ((System.nanoTime() - start) / 1e9);
+            return new RawResult(rate, received, CpuByRole.now().since(before));
         }
     }
 
-    record Result(double rate, long published, long transactions, double startSeconds) {
+    /** {@code cpu}: CPU seconds by role over the {@code measuredEvents} the rate was taken over. */
+    record Result(double rate, long published, long transactions, double startSeconds, long measuredEvents,
+                  Map<String, Double> cpu) {
     }
 
     /** Settings for a populator of its own: fresh topics and a fresh ZooKeeper chroot, so nothing is resumed. */
@@ -121,16 +131,18 @@ final class PopulatorBenchmark {
             while (metrics.published() == 0) {
                 Thread.sleep(1);
             }
+            CpuByRole before = CpuByRole.now();
             long start = System.nanoTime();
             long first = metrics.published();
             while (metrics.lastPublishedTsNs() < lastTs) {
                 Thread.sleep(1);
             }
             long end = System.nanoTime();
+            Map<String, Double> cpu = CpuByRole.now().since(before);
             long transactions = (long) meters.get("tidemark.populator.transactions").tag("outcome", "committed")
                     .counter().count();
             return new Result((metrics.published() - first) / ((end - start) / 1e9), metrics.published(), transactions,
-                    (start - began) / 1e9);
+                    (start - began) / 1e9, metrics.published() - first, cpu);
         }
     }
 }
