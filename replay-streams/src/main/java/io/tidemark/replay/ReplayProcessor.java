@@ -13,8 +13,10 @@ import io.tidemark.replay.TimerPlanner.Walk;
 import io.tidemark.topics.ShardPartitioner;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -32,12 +34,20 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
 
     private static final Logger log = LoggerFactory.getLogger(ReplayProcessor.class);
 
+    /**
+     * How soon a task fires again while timers it left due remain: rather than waiting out the punctuation interval,
+     * it fires the next slice on the stream thread's next loop, after the slice before has committed.
+     */
+    static final Duration CATCH_UP_INTERVAL = Duration.ofMillis(10);
+
     private final ReplayTopology.Params params;
     private final TimerPlanner planner = new TimerPlanner();
     private final BucketRulesCache rules;
     private ProcessorContext<String, Object> context;
     private TimerStore timers;
     private BucketConfigs configs;
+    /** Scheduled while this task has due timers left over from its last tick; null otherwise. */
+    private Cancellable catchUp;
 
     ReplayProcessor(ReplayTopology.Params params) {
         this.params = params;
@@ -92,10 +102,14 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     private void fire(long timestamp) {
         Instant now = Instant.ofEpochMilli(timestamp);
         long deadline = params.nanoTime().getAsLong() + params.maxFireTimePerTick().toNanos();
-        for (ReplayTimer timer : timers.due(now, params.maxPerTick())) {
+        boolean fired = false;
+        List<ReplayTimer> due = timers.due(now, params.maxPerTick());
+        boolean leftOver = due.size() >= params.maxPerTick();
+        for (ReplayTimer timer : due) {
             if (params.nanoTime().getAsLong() - deadline > 0) {
                 // The rest is due still and comes first on the next tick; this transaction must end in time.
                 params.metrics().tickCut();
+                leftOver = true;
                 break;
             }
             FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(configs.get(timer.bucket())), now);
@@ -112,6 +126,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
                 context.forward(new Record<>(key, (Object) task(timer, fire), timestamp),
                         ReplayTopology.OBJECT_TASKS_SINK);
                 params.metrics().fired(timer.kind(), Duration.between(timer.dueAt(), now));
+                fired = true;
             } else if (verdict instanceof Retime retime) {
                 timers.arm(retime.timer());
                 params.metrics().retimed(timer.kind());
@@ -123,6 +138,25 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             }
         }
         params.metrics().pending(context.taskId().partition(), timers.pendingByKind());
+        if (fired) {
+            // Fired tasks are invisible to the read-committed object processor until the transaction commits: ask
+            // for the commit now, so a fired task does not wait out the commit interval as well.
+            context.commit();
+        }
+        catchUp(leftOver);
+    }
+
+    /**
+     * A burst is fired in slices, each committed before the next: the object processor starts on the first slice
+     * while the rest are fired, and a backlog drains at the thread's pace rather than a slice per interval.
+     */
+    private void catchUp(boolean leftOver) {
+        if (leftOver && catchUp == null) {
+            catchUp = context.schedule(CATCH_UP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::fire);
+        } else if (!leftOver && catchUp != null) {
+            catchUp.cancel();
+            catchUp = null;
+        }
     }
 
     /**
