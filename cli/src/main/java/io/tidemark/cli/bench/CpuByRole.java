@@ -1,4 +1,4 @@
-package io.tidemark.cli.populator;
+package io.tidemark.cli.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -15,21 +15,26 @@ import java.util.stream.Collectors;
  * machine is bound by CPU, so a rate ratio is explained by what each part costs per event. Time outside Java threads
  * (the JIT compiler, the garbage collector) is the process's CPU less the threads'.
  */
-final class CpuByRole {
+public final class CpuByRole {
 
-    private record Role(String name, List<String> threadPrefixes) {
+    /** A role owns the threads whose names contain one of its marks. */
+    private record Role(String name, List<String> marks) {
         boolean owns(String thread) {
-            return threadPrefixes.stream().anyMatch(thread::startsWith);
+            return marks.stream().anyMatch(thread::contains);
         }
     }
 
+    // First match wins: the services' own threads before the Kafka client and broker threads they resemble.
     private static final List<Role> ROLES = List.of(
             new Role("populator", List.of("populator-")),
+            new Role("replay-streams", List.of("-StreamThread-", "replay-streams")),
+            new Role("object processor", List.of("object-processor")),
             new Role("Kafka producer I/O", List.of("kafka-producer-network-thread")),
-            new Role("stream decoding", List.of("filer-subscription-stream")),
-            new Role("emulator and gRPC", List.of("grpc-")),
+            new Role("emulator stream serving", List.of("filer-subscription-stream")),
+            new Role("gRPC transport (emulator and clients)", List.of("grpc-")),
             new Role("Kafka broker", List.of("data-plane-kafka", "kafka-", "TxnMarkerSender", "AddPartitionsToTxn",
-                    "quorum-controller", "raft-", "transaction-", "group-coordinator", "ExpirationReaper")),
+                    "quorum-controller", "raft-", "transaction-", "group-coordinator", "ExpirationReaper",
+                    "broker-", "controller-")),
             new Role("ZooKeeper", List.of("zookeeper", "Curator", "NIOServerCxn", "SessionTracker", "SyncThread",
                     "ProcessThread", "main-EventThread", "main-SendThread")));
     private static final String OTHER_THREADS = "other threads";
@@ -45,7 +50,7 @@ final class CpuByRole {
         this.threadNames = threadNames;
     }
 
-    static CpuByRole now() {
+    public static CpuByRole now() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<Long, Long> cpu = new LinkedHashMap<>();
         Map<Long, String> names = new LinkedHashMap<>();
@@ -69,7 +74,7 @@ final class CpuByRole {
      * threads that ended in between are lost to the per-role figures but stay in the process total, under
      * {@value #OUTSIDE_THREADS}.
      */
-    Map<String, Double> since(CpuByRole before) {
+    public Map<String, Double> since(CpuByRole before) {
         Map<String, Double> seconds = new LinkedHashMap<>();
         ROLES.forEach(role -> seconds.put(role.name(), 0.0));
         seconds.put(OTHER_THREADS, 0.0);
@@ -87,13 +92,16 @@ final class CpuByRole {
         return seconds;
     }
 
-    /** {@code "populator 1.23, Kafka broker 2.34, …"}: CPU seconds per million events, the roles that used any. */
-    static String perMillion(Map<String, Double> seconds, long events) {
+    /** {@code "6.91 CPU-s per million events: populator 1.23, Kafka broker 2.34, …"}: the roles that used any. */
+    public static String perMillion(Map<String, Double> seconds, long count, String unit) {
+        if (count <= 0) {
+            return "no " + unit + " in the measured span";
+        }
         double total = seconds.values().stream().mapToDouble(Double::doubleValue).sum();
-        return String.format(Locale.ROOT, "%.2f CPU-s per million events: ", total * 1e6 / events)
-                + seconds.entrySet().stream().filter(e -> e.getValue() * 1e6 / events >= 0.005)
+        return String.format(Locale.ROOT, "%.2f CPU-s per million %s: ", total * 1e6 / count, unit)
+                + seconds.entrySet().stream().filter(e -> e.getValue() * 1e6 / count >= 0.005)
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-                .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue() * 1e6 / events))
+                .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue() * 1e6 / count))
                 .collect(Collectors.joining(", "));
     }
 }

@@ -1,6 +1,7 @@
 package io.tidemark.cli.populator;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.cli.bench.CpuByRole;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
@@ -67,8 +68,8 @@ final class PopulatorBenchmark {
                         + "    raw: %s%n    populator: %s%n", round, raw.rate(),
                         populator.rate(), populator.published(), populator.published() == expected ? "" : " MISMATCH",
                         populator.transactions(), populator.startSeconds(), populator.rate() / raw.rate(),
-                        CpuByRole.perMillion(raw.cpu(), raw.received()), CpuByRole.perMillion(populator.cpu(),
-                                populator.measuredEvents()));
+                        CpuByRole.perMillion(raw.cpu(), raw.received(), "events"), CpuByRole.perMillion(populator.cpu(),
+                                populator.measuredEvents(), "events"));
                 out.flush();
             }
             out.printf(Locale.ROOT, "best: raw %,.0f events/s; populator %,.0f events/s; ratio %.2f%s%n", bestRaw, bestPopulator,

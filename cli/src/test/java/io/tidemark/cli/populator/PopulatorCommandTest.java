@@ -44,11 +44,13 @@ class PopulatorCommandTest {
 
     @Test
     void shouldBenchmarkExactlyOnceAgainstTheRawSubscribeRate() {
-        CliRunner.Result r = CliRunner.run("populator", "bench", "--events", "3000", "--rounds", "1");
+        CliRunner.Result r = CliRunner.run("populator", "bench", "--events", "3000", "--rounds", "1",
+                "--batch-max-events", "500");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("populator benchmark: 3000 filer events, a warm-up and 1 rounds")
+        assertThat(r.out()).contains("populator benchmark: 3000 filer events, a warm-up and 1 rounds, batches of up to 500 events")
                 .containsPattern("round 1: raw SubscribeMetadata [\\d,]+ events/s; populator [\\d,]+ events/s "
                         + "exactly-once \\(3000 published, \\d+ transactions")
+                .containsPattern("    populator: \\d+\\.\\d\\d CPU-s per million events: .*populator \\d+\\.\\d\\d")
                 .containsPattern("best: raw [\\d,]+ events/s; populator [\\d,]+ events/s; ratio \\d\\.\\d\\d\\n");
     }
 }
