@@ -64,6 +64,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         KeyValueStore<String, byte[]> configStore = context.getStateStore(ReplayTopology.BUCKET_CONFIGS_STORE);
         this.configs = new BucketConfigs(configStore, params.topics().bucketConfigs().valueSerde().deserializer());
         context.schedule(params.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fire);
+        params.firingShare().join(this);
     }
 
     @Override
@@ -97,11 +98,12 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
 
     /**
      * Fires what is due at {@code timestamp} (wall-clock millis), at most a tick's worth: {@code maxPerTick} timers
-     * or {@code maxFireTimePerTick}, whichever comes first, and at least one.
+     * or this task's share of the thread's {@code maxFireTimePerTick}, whichever comes first, and at least one.
      */
     private void fire(long timestamp) {
         Instant now = Instant.ofEpochMilli(timestamp);
-        long deadline = params.nanoTime().getAsLong() + params.maxFireTimePerTick().toNanos();
+        params.firingShare().join(this);
+        long deadline = params.nanoTime().getAsLong() + params.firingShare().of(params.maxFireTimePerTick()).toNanos();
         boolean fired = false;
         List<ReplayTimer> due = timers.due(now, params.maxPerTick());
         boolean leftOver = due.size() >= params.maxPerTick();
@@ -175,6 +177,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
 
     @Override
     public void close() {
+        params.firingShare().leave(this);
         if (context != null) {
             params.metrics().released(context.taskId().partition());
         }

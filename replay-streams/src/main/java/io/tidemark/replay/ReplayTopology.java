@@ -40,19 +40,23 @@ public final class ReplayTopology {
      * What the topology needs from the settings, and the meters it reports to.
      *
      * @param nanoTime the clock that bounds a tick's firing time ({@code System::nanoTime}; tests pass their own)
+     * @param firingShare splits {@code maxFireTimePerTick} among the processors of each stream thread
      */
     public record Params(TopicRegistry topics, RuleReader rules, Duration punctuateInterval, int maxPerTick,
-                         Duration maxFireTimePerTick, LongSupplier nanoTime, ReplayMetrics metrics) {
+                         Duration maxFireTimePerTick, LongSupplier nanoTime, ReplayMetrics metrics,
+                         ThreadFiringShare firingShare) {
 
         public static Params from(TidemarkConfig config, ReplayMetrics metrics) {
             return new Params(TopicRegistry.from(config), config.ruleReader(),
                     config.millis(TidemarkConfig.REPLAY_PUNCTUATE_INTERVAL_MS),
                     config.getInt(TidemarkConfig.REPLAY_MAX_FIRED_PER_TICK),
-                    config.millis(TidemarkConfig.REPLAY_MAX_FIRE_TIME_PER_TICK_MS), System::nanoTime, metrics);
+                    config.millis(TidemarkConfig.REPLAY_MAX_FIRE_TIME_PER_TICK_MS), System::nanoTime, metrics,
+                    new ThreadFiringShare());
         }
 
         Params withNanoTime(LongSupplier clock) {
-            return new Params(topics, rules, punctuateInterval, maxPerTick, maxFireTimePerTick, clock, metrics);
+            return new Params(topics, rules, punctuateInterval, maxPerTick, maxFireTimePerTick, clock, metrics,
+                    firingShare);
         }
     }
 

@@ -11,6 +11,7 @@ import io.tidemark.topics.TopicRegistry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
@@ -39,40 +40,59 @@ class ReplayProcessorFiringTest {
             "lifecycle.due.policy", "exact", "kafka.streams.commit.interval.ms", "60000",
             "replay-streams.max.fired.per.tick", "2"));
     private final TopicRegistry topics = TopicRegistry.from(config);
-    private final MockProcessorContext<String, Object> context = new MockProcessorContext<>();
-    private final ReplayProcessor processor = new ReplayProcessor(
-            ReplayTopology.Params.from(config, new ReplayMetrics(new SimpleMeterRegistry())));
+    private MockProcessorContext<String, Object> context;
+    private ReplayProcessor processor;
     private Punctuator tick;
 
-    @BeforeEach
-    void init() {
-        store(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.TIMERS), Serdes.Bytes(),
+    /** One stream task: a processor on its own context and in-memory stores, with bucket b's rules. */
+    private record Task(MockProcessorContext<String, Object> context, ReplayProcessor processor, Punctuator tick) {
+    }
+
+    private Task task(ReplayTopology.Params params) {
+        MockProcessorContext<String, Object> ctx = new MockProcessorContext<>();
+        store(ctx, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.TIMERS), Serdes.Bytes(),
                 new TimerCodec()));
-        store(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.INDEX), Serdes.String(),
+        store(ctx, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.INDEX), Serdes.String(),
                 Serdes.Bytes()));
-        store(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.COUNTS), Serdes.String(),
+        store(ctx, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.COUNTS), Serdes.String(),
                 Serdes.Long()));
-        KeyValueStore<String, byte[]> configs = store(Stores.keyValueStoreBuilder(
+        KeyValueStore<String, byte[]> configs = store(ctx, Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(ReplayTopology.BUCKET_CONFIGS_STORE), Serdes.String(), Serdes.ByteArray()));
         configs.put("b", topics.bucketConfigs().valueSerde().serializer().serialize(topics.bucketConfigs().name(),
                 new BucketConfig("b", "Off", false, EXPIRE_1_DAY, Integer.toHexString(EXPIRE_1_DAY.hashCode()),
                         null, null)));
-        context.setCurrentSystemTimeMs(T0.toEpochMilli());
-        processor.init(context);
-        tick = context.scheduledPunctuators().get(0).getPunctuator();
+        ctx.setCurrentSystemTimeMs(T0.toEpochMilli());
+        ReplayProcessor p = new ReplayProcessor(params);
+        p.init(ctx);
+        return new Task(ctx, p, ctx.scheduledPunctuators().get(0).getPunctuator());
     }
 
-    private <K, V> KeyValueStore<K, V> store(StoreBuilder<KeyValueStore<K, V>> builder) {
+    private static <K, V> KeyValueStore<K, V> store(MockProcessorContext<String, Object> ctx,
+                                                    StoreBuilder<KeyValueStore<K, V>> builder) {
         KeyValueStore<K, V> store = builder.withLoggingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        context.addStateStore(store);
+        store.init(ctx.getStateStoreContext(), store);
+        ctx.addStateStore(store);
         return store;
+    }
+
+    private static void written(ReplayProcessor processor, String... keys) {
+        for (String key : keys) {
+            processor.process(new Record<>(ShardPartitioner.key("b", key),
+                    Events.written("b", Events.object(key, T0, 42, Map.of()), T0), T0.toEpochMilli()));
+        }
+    }
+
+    @BeforeEach
+    void init() {
+        Task task = task(ReplayTopology.Params.from(config, new ReplayMetrics(new SimpleMeterRegistry())));
+        context = task.context();
+        processor = task.processor();
+        tick = task.tick();
     }
 
     @Test
     void shouldRequestACommitAsSoonAsATickHasFiredATask() {
-        MetaLogRecord written = Events.written("b", Events.object("a", T0, 42, Map.of()), T0);
-        processor.process(new Record<>(ShardPartitioner.key("b", "a"), written, T0.toEpochMilli()));
+        written(processor, "a");
         context.resetCommit();
 
         tick.punctuate(T0.plusSeconds(5).toEpochMilli());
@@ -87,10 +107,7 @@ class ReplayProcessorFiringTest {
 
     @Test
     void shouldFireALeftOverBurstInCommittedSlicesOnCatchUpTicksAndStopThemOnceItIsDrained() {
-        for (String key : List.of("a", "b", "c", "d", "e")) {
-            processor.process(new Record<>(ShardPartitioner.key("b", key),
-                    Events.written("b", Events.object(key, T0, 42, Map.of()), T0), T0.toEpochMilli()));
-        }
+        written(processor, "a", "b", "c", "d", "e");
         long due = T0.plusSeconds(11).toEpochMilli();
 
         tick.punctuate(due);
@@ -113,5 +130,38 @@ class ReplayProcessorFiringTest {
 
         tick.punctuate(due + 1_000);
         assertThat(context.scheduledPunctuators()).as("no catch-up without a backlog").hasSize(2);
+    }
+
+    @Test
+    void shouldShareTheThreadsFiringTimeAmongTheTasksItRuns() {
+        // Each reading of the clock moves it 10 ms; the thread may fire for 40 ms a tick.
+        AtomicLong nanos = new AtomicLong();
+        ReplayTopology.Params params = ReplayTopology.Params.from(new TidemarkConfig(Map.of("shard.bits", "2",
+                        "lifecycle.day.seconds", "10", "lifecycle.due.policy", "exact",
+                        "replay-streams.max.fire.time.per.tick.ms", "40")),
+                new ReplayMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(10_000_000L));
+        long due = T0.plusSeconds(11).toEpochMilli();
+        String[] keys = {"a", "b", "c", "d", "e", "f", "g", "h"};
+
+        Task alone = task(params);
+        written(alone.processor(), keys);
+        alone.tick().punctuate(due);
+        assertThat(alone.context().forwarded()).as("the whole 40 ms").hasSize(4);
+        alone.processor().close();
+
+        Task first = task(params);
+        Task second = task(params);
+        written(first.processor(), keys);
+        written(second.processor(), keys);
+        first.tick().punctuate(due);
+        second.tick().punctuate(due);
+        assertThat(first.context().forwarded()).as("half of it").hasSize(2);
+        assertThat(second.context().forwarded()).as("the other half").hasSize(2);
+        assertThat(first.context().committed()).isTrue();
+
+        second.processor().close();
+        first.context().resetForwards();
+        first.tick().punctuate(due + 1_000);
+        assertThat(first.context().forwarded()).as("the thread's whole time again once it runs alone").hasSize(4);
     }
 }
