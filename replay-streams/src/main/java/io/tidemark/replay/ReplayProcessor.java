@@ -39,6 +39,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
      * it fires the next slice on the stream thread's next loop, after the slice before has committed.
      */
     static final Duration CATCH_UP_INTERVAL = Duration.ofMillis(10);
+    /** The soonest a one-off tick for the next due timer is scheduled: a bound on ticks, whatever the due times. */
+    static final long MIN_WAKE_UP_DELAY_MS = 10;
 
     private final ReplayTopology.Params params;
     private final TimerPlanner planner = new TimerPlanner();
@@ -48,6 +50,9 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     private BucketConfigs configs;
     /** Scheduled while this task has due timers left over from its last tick; null otherwise. */
     private Cancellable catchUp;
+    /** A one-off tick at the earliest pending due instant, when that comes before the next regular tick. */
+    private Cancellable wakeUp;
+    private long wakeUpAtMs;
 
     ReplayProcessor(ReplayTopology.Params params) {
         this.params = params;
@@ -146,6 +151,36 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             context.commit();
         }
         catchUp(leftOver);
+        if (!leftOver) {
+            wakeUpForNextDue();
+        }
+    }
+
+    /**
+     * A timer falling due between two ticks would wait up to a whole punctuation interval (a second by default);
+     * a one-off tick at its due instant fires it then. The stream thread's loop (its poll time) sets how close.
+     */
+    private void wakeUpForNextDue() {
+        long nowMs = context.currentSystemTimeMs();
+        Optional<Instant> next = timers.nextDue(Instant.ofEpochMilli(nowMs).plus(params.punctuateInterval()));
+        if (next.isEmpty() || (wakeUp != null && wakeUpAtMs <= next.get().toEpochMilli())) {
+            return;
+        }
+        if (wakeUp != null) {
+            wakeUp.cancel();
+        }
+        long atMs = next.get().toEpochMilli();
+        Cancellable[] self = new Cancellable[1];
+        self[0] = context.schedule(Duration.ofMillis(Math.max(MIN_WAKE_UP_DELAY_MS, atMs - nowMs)),
+                PunctuationType.WALL_CLOCK_TIME, timestamp -> {
+                    self[0].cancel();
+                    if (wakeUp == self[0]) {
+                        wakeUp = null;
+                    }
+                    fire(timestamp);
+                });
+        wakeUp = self[0];
+        wakeUpAtMs = atMs;
     }
 
     /**

@@ -155,4 +155,13 @@ final class TimerStore {
         return due;
     }
 
+    /** The due instant of the earliest pending timer, if one falls due before {@code before}. */
+    Optional<Instant> nextDue(Instant before) {
+        Bytes upTo = Bytes.wrap(ByteBuffer.allocate(8).putLong(before.toEpochMilli()).array());
+        try (KeyValueIterator<Bytes, ReplayTimer> it = timers.range(lowWater, upTo)) {
+            return it.hasNext() ? Optional.of(Instant.ofEpochMilli(ByteBuffer.wrap(it.next().key.get()).getLong()))
+                    : Optional.empty();
+        }
+    }
+
 }

@@ -8,6 +8,7 @@ import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -163,5 +164,28 @@ class ReplayProcessorFiringTest {
         first.context().resetForwards();
         first.tick().punctuate(due + 1_000);
         assertThat(first.context().forwarded()).as("the thread's whole time again once it runs alone").hasSize(4);
+    }
+
+    @Test
+    void shouldWakeUpAtTheDueInstantOfATimerFallingDueBetweenTwoTicks() {
+        written(processor, "a");
+        long due = T0.plusSeconds(10).toEpochMilli();
+
+        context.setCurrentSystemTimeMs(due - 5_000);
+        tick.punctuate(due - 5_000);
+        assertThat(context.scheduledPunctuators()).as("due after the next regular tick: that tick will do").hasSize(1);
+
+        context.setCurrentSystemTimeMs(due - 400);
+        tick.punctuate(due - 400);
+        assertThat(context.forwarded()).isEmpty();
+        assertThat(context.scheduledPunctuators()).hasSize(2);
+        CapturedPunctuator wakeUp = context.scheduledPunctuators().get(1);
+        assertThat(wakeUp.getInterval()).as("at the due instant, not a second later").isEqualTo(Duration.ofMillis(400));
+
+        context.setCurrentSystemTimeMs(due);
+        wakeUp.getPunctuator().punctuate(due);
+        assertThat(context.forwarded()).hasSize(1);
+        assertThat(context.committed()).isTrue();
+        assertThat(wakeUp.cancelled()).as("a one-off").isTrue();
     }
 }
