@@ -155,12 +155,13 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                 for (int i = 0; i < rounds; i++) {
                     ratios.add(pipelineRates.get(i) / aloneRates.get(i));
                 }
+                ratios.sort(null);
                 double bestPipeline = pipelineRates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
                 double bestAlone = aloneRates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
                 out.printf(Locale.ROOT, "end to end / object processor alone (burst of %d): best %.0f / best %.0f "
                                 + "deletes/s = %.2f, median of the rounds' ratios %.2f (target 0.8); steady p99 %.2f s "
                                 + "at %d due/s (target ≤ 5 s)%n", burst, bestPipeline, bestAlone,
-                        bestPipeline / bestAlone, median(ratios), s.p99, rate);
+                        bestPipeline / bestAlone, percentile(ratios, 0.50), s.p99, rate);
                 watching.set(false);
                 watcher.join(5_000);
             } finally {
@@ -227,12 +228,6 @@ public final class PipelineBenchCommand implements Callable<Integer> {
             t.start();
             return t;
         }
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n == 0 ? Double.NaN : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private Thread watchDeletes(FilerClient filer, AtomicBoolean watching) {
