@@ -189,12 +189,14 @@ public class TidemarkConfig extends AbstractConfig {
                                 + "the brokers' message.max.bytes.")
                 .define(REPLAY_PUNCTUATE_INTERVAL_MS, Type.LONG, 1_000L, Range.between(10, 3_600_000), Importance.MEDIUM,
                         "How often replay-streams looks for due timers (wall-clock time).")
-                .define(REPLAY_MAX_FIRE_TIME_PER_TICK_MS, Type.LONG, 200L, Range.between(1, 60_000), Importance.LOW,
+                .define(REPLAY_MAX_FIRE_TIME_PER_TICK_MS, Type.LONG, 1_000L, Range.between(1, 60_000), Importance.LOW,
                         "Longest one stream thread spends firing timers per tick, shared evenly among its tasks "
                                 + "(each fires at least one). All the tasks of a thread fire in one exactly-once "
                                 + "transaction, which Kafka aborts past its timeout (10 s for Streams) and which "
                                 + "hides the fired tasks from the object processor until it commits; what is left "
-                                + "fires on catch-up ticks in the thread's next loops.")
+                                + "fires on catch-up ticks in the thread's next loops. A burst's first tick fires for "
+                                + "25 ms at most, each catch-up tick for twice the one before up to this bound, so "
+                                + "the first tasks are committed within milliseconds of falling due.")
                 .define(REPLAY_MAX_FIRED_PER_TICK, Type.INT, 10_000, Range.between(1, 10_000_000), Importance.LOW,
                         "Most timers one stream task fires per tick, so a backlog cannot hold up its commits; the "
                                 + "rest fire on the next ticks.")

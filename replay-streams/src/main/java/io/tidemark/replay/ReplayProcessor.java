@@ -41,6 +41,14 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     static final Duration CATCH_UP_INTERVAL = Duration.ofMillis(10);
     /** The soonest a one-off tick for the next due timer is scheduled: a bound on ticks, whatever the due times. */
     static final long MIN_WAKE_UP_DELAY_MS = 10;
+    /**
+     * A burst's first slice of firing time, for the whole stream thread; each slice after it is twice the one before,
+     * up to {@code maxFireTimePerTick}. The first tasks are committed, and reach the object processor, within
+     * milliseconds of falling due instead of after a full slice, and a long backlog still drains in full slices.
+     */
+    static final Duration FIRST_SLICE = Duration.ofMillis(25);
+    /** Past this many doublings the slice is the whole bound whatever it is (the cap only keeps the shift small). */
+    private static final int MAX_RAMP_STEP = 20;
 
     private final ReplayTopology.Params params;
     private final TimerPlanner planner = new TimerPlanner();
@@ -53,6 +61,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     /** A one-off tick at the earliest pending due instant, when that comes before the next regular tick. */
     private Cancellable wakeUp;
     private long wakeUpAtMs;
+    /** How many times this task's slice has doubled in the backlog under way: 0 at its first slice. */
+    private int rampStep;
 
     ReplayProcessor(ReplayTopology.Params params) {
         this.params = params;
@@ -103,22 +113,29 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
 
     /**
      * Fires what is due at {@code timestamp} (wall-clock millis), at most a tick's worth: {@code maxPerTick} timers
-     * or this task's share of the thread's {@code maxFireTimePerTick}, whichever comes first, and at least one.
+     * or this task's share of the thread's slice (see {@link #FIRST_SLICE}; at most {@code maxFireTimePerTick}),
+     * whichever comes first, and at least one.
      */
     private void fire(long timestamp) {
         Instant now = Instant.ofEpochMilli(timestamp);
         params.firingShare().join(this);
-        long deadline = params.nanoTime().getAsLong() + params.firingShare().of(params.maxFireTimePerTick()).toNanos();
+        Duration threadSlice = FIRST_SLICE.multipliedBy(1L << rampStep);
+        if (threadSlice.compareTo(params.maxFireTimePerTick()) > 0) {
+            threadSlice = params.maxFireTimePerTick();
+        }
+        long deadline = params.nanoTime().getAsLong() + params.firingShare().of(threadSlice).toNanos();
         boolean fired = false;
         List<ReplayTimer> due = timers.due(now, params.maxPerTick());
         boolean leftOver = due.size() >= params.maxPerTick();
+        int handled = 0;
         for (ReplayTimer timer : due) {
-            if (params.nanoTime().getAsLong() - deadline > 0) {
+            if (params.nanoTime().getAsLong() - deadline > 0 && handled > 0) {
                 // The rest is due still and comes first on the next tick; this transaction must end in time.
                 params.metrics().tickCut();
                 leftOver = true;
                 break;
             }
+            handled++;
             FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(configs.get(timer.bucket())), now);
             if (verdict instanceof Fire fire) {
                 if (timer.marker()) {
@@ -150,6 +167,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             // for the commit now, so a fired task does not wait out the commit interval as well.
             context.commit();
         }
+        rampStep = leftOver ? Math.min(MAX_RAMP_STEP, rampStep + 1) : 0;
         catchUp(leftOver);
         if (!leftOver) {
             wakeUpForNextDue();

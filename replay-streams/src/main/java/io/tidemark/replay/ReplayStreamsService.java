@@ -57,6 +57,9 @@ public final class ReplayStreamsService extends ManagedService {
         return metrics;
     }
 
+    /** Streams' {@code poll.ms} unless {@code kafka.streams.poll.ms} says otherwise; see {@link #streamsProperties}. */
+    static final long POLL_MS = 10;
+
     /** The application id, which is also the consumer group operators watch. */
     public static String applicationId(TidemarkConfig config) {
         return config.topicPrefix() + "replay-streams";
@@ -83,6 +86,10 @@ public final class ReplayStreamsService extends ManagedService {
         // log message about, that empty partition for every record (a quarter of processing in a profile); the
         // order of rearm against meta-log is not what keeps timers right anyway (TimerPlanner ignores stale re-arms).
         props.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+        // Punctuators, and so every timer's firing, run only between polls, and a poll with nothing to read blocks
+        // for poll.ms: at Streams' 100 ms a burst's one-off tick came up to 100 ms late and its catch-up slices
+        // (fired before the deletes' own events flow back) 100 ms apart. An idle poll costs next to nothing.
+        props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
         return props;
     }
 

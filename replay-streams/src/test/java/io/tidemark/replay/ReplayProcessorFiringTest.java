@@ -135,19 +135,19 @@ class ReplayProcessorFiringTest {
 
     @Test
     void shouldShareTheThreadsFiringTimeAmongTheTasksItRuns() {
-        // Each reading of the clock moves it 10 ms; the thread may fire for 40 ms a tick.
+        // Each reading of the clock moves it 5 ms; the thread may fire for 40 ms a tick, a burst's first slice 25 ms.
         AtomicLong nanos = new AtomicLong();
         ReplayTopology.Params params = ReplayTopology.Params.from(new TidemarkConfig(Map.of("shard.bits", "2",
                         "lifecycle.day.seconds", "10", "lifecycle.due.policy", "exact",
                         "replay-streams.max.fire.time.per.tick.ms", "40")),
-                new ReplayMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(10_000_000L));
+                new ReplayMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(5_000_000L));
         long due = T0.plusSeconds(11).toEpochMilli();
-        String[] keys = {"a", "b", "c", "d", "e", "f", "g", "h"};
+        String[] keys = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p"};
 
         Task alone = task(params);
         written(alone.processor(), keys);
         alone.tick().punctuate(due);
-        assertThat(alone.context().forwarded()).as("the whole 40 ms").hasSize(4);
+        assertThat(alone.context().forwarded()).as("the whole first slice, 25 ms").hasSize(5);
         alone.processor().close();
 
         Task first = task(params);
@@ -163,7 +163,43 @@ class ReplayProcessorFiringTest {
         second.processor().close();
         first.context().resetForwards();
         first.tick().punctuate(due + 1_000);
-        assertThat(first.context().forwarded()).as("the thread's whole time again once it runs alone").hasSize(4);
+        assertThat(first.context().forwarded()).as("its second slice is the thread's whole 40 ms, now that it runs "
+                + "alone").hasSize(8);
+    }
+
+    @Test
+    void shouldFireTheFirstSliceOfABurstShortAndLengthenTheSlicesWhileItsBacklogLasts() {
+        // Each reading of the clock moves it 25 ms; the thread may fire for 400 ms a tick once a burst is under way.
+        AtomicLong nanos = new AtomicLong();
+        Task task = task(ReplayTopology.Params.from(new TidemarkConfig(Map.of("shard.bits", "2",
+                        "lifecycle.day.seconds", "10", "lifecycle.due.policy", "exact",
+                        "replay-streams.max.fire.time.per.tick.ms", "400")),
+                new ReplayMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(25_000_000L)));
+        String[] keys = new String[60];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = "k" + i;
+        }
+        written(task.processor(), keys);
+        long due = T0.plusSeconds(11).toEpochMilli();
+
+        task.tick().punctuate(due);
+        assertThat(task.context().forwarded()).as("25 ms: the first tasks are committed and visible within a few "
+                + "milliseconds of the due instant").hasSize(1);
+        assertThat(task.context().committed()).isTrue();
+        CapturedPunctuator catchUp = task.context().scheduledPunctuators().get(1);
+        int[] expected = {2, 4, 8, 16, 16, 13};
+        for (int i = 0; i < expected.length; i++) {
+            task.context().resetForwards();
+            catchUp.getPunctuator().punctuate(due + 10L * (i + 1));
+            assertThat(task.context().forwarded()).as("catch-up tick %d: twice the slice before, up to the bound",
+                    i + 1).hasSize(expected[i]);
+        }
+        assertThat(catchUp.cancelled()).as("drained").isTrue();
+
+        written(task.processor(), "x", "y", "z");
+        task.context().resetForwards();
+        task.tick().punctuate(T0.plusSeconds(30).toEpochMilli());
+        assertThat(task.context().forwarded()).as("the next burst starts short again").hasSize(1);
     }
 
     @Test

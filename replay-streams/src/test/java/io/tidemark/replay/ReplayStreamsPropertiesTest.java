@@ -22,6 +22,17 @@ class ReplayStreamsPropertiesTest {
     }
 
     @Test
+    void shouldPollBrieflyEnoughForTimersToFireWithinMillisecondsOfFallingDueUnlessTheOperatorSaysOtherwise() {
+        Properties defaults = ReplayStreamsService.streamsProperties(new TidemarkConfig(Map.of()));
+        Properties chosen = ReplayStreamsService.streamsProperties(new TidemarkConfig(Map.of(
+                "kafka.streams.poll.ms", "100")));
+
+        assertThat(defaults).containsEntry(StreamsConfig.POLL_MS_CONFIG, ReplayStreamsService.POLL_MS);
+        assertThat(ReplayStreamsService.POLL_MS).isLessThanOrEqualTo(ReplayProcessor.CATCH_UP_INTERVAL.toMillis());
+        assertThat(chosen).containsEntry(StreamsConfig.POLL_MS_CONFIG, "100");
+    }
+
+    @Test
     void shouldKeepExactlyOnceWhateverThePassthroughAsksFor() {
         Properties props = ReplayStreamsService.streamsProperties(new TidemarkConfig(Map.of(
                 "kafka.streams.processing.guarantee", "at_least_once", "topic.prefix", "t.")));

@@ -574,6 +574,7 @@ class ReplayTopologyTest {
         TidemarkConfig roomy = new TidemarkConfig(Map.of("shard.bits", "0", "lifecycle.day.seconds", "10",
                 "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000",
                 "replay-streams.max.fired.per.tick", "100", "replay-streams.max.fire.time.per.tick.ms", "200"));
+        // Each clock reading moves 8 ms; a burst's first slice is 25 ms.
         java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
         ReplayMetrics own = new ReplayMetrics(new SimpleMeterRegistry());
         Properties props = new Properties();
@@ -582,7 +583,7 @@ class ReplayTopologyTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, "target/tmp/topology-test-" + System.nanoTime());
         TopicRegistry single = TopicRegistry.from(roomy);
         try (TopologyTestDriver budgeted = new TopologyTestDriver(ReplayTopology.build(ReplayTopology.Params
-                .from(roomy, own).withNanoTime(() -> clock.getAndAdd(60_000_000L))), props, T0)) {
+                .from(roomy, own).withNanoTime(() -> clock.getAndAdd(8_000_000L))), props, T0)) {
             budgeted.createInputTopic(single.bucketConfigs().name(), Serdes.String().serializer(),
                     single.bucketConfigs().valueSerde().serializer()).pipeInput("b", new BucketConfig("b", "Off",
                     false, EXPIRE_1_DAY, "h", null, null));
@@ -596,7 +597,7 @@ class ReplayTopologyTest {
                     Serdes.String().deserializer(), single.objectTasks().valueSerde().deserializer());
 
             budgeted.advanceWallClockTime(Duration.ofSeconds(10));
-            assertThat(out.readValuesToList()).as("one tick's time: three timers").hasSize(3);
+            assertThat(out.readValuesToList()).as("a burst's first slice, 25 ms: three timers").hasSize(3);
             assertThat(own.total("tidemark.replay.ticks.cut", "time")).isEqualTo(1);
             for (int tick = 0; tick < 4; tick++) {
                 budgeted.advanceWallClockTime(Duration.ofSeconds(1));
