@@ -11,6 +11,15 @@ import java.util.HexFormat;
  */
 final class ActionIds {
 
+    /** One digest per thread: looking SHA-256 up for every fired timer showed in the firing thread's profile. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    });
+
     private ActionIds() {
     }
 
@@ -18,11 +27,8 @@ final class ActionIds {
         String identity = timer.identity() == null ? "" : timer.identity().mtimeNs() + ":" + timer.identity().size()
                 + ":" + timer.identity().headFid() + ":" + timer.identity().extendedHash();
         String source = timer.timerId() + "|" + timer.versionId() + "|" + identity + "|" + timer.dueAt().toEpochMilli();
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(source.getBytes(StandardCharsets.UTF_8));
-            return "replay-" + HexFormat.of().formatHex(digest, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
+        // digest() resets the digest for the next call.
+        byte[] digest = SHA_256.get().digest(source.getBytes(StandardCharsets.UTF_8));
+        return "replay-" + HexFormat.of().formatHex(digest, 0, 16);
     }
 }

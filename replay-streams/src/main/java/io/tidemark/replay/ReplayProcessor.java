@@ -47,6 +47,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
      * milliseconds of falling due instead of after a full slice, and a long backlog still drains in full slices.
      */
     static final Duration FIRST_SLICE = Duration.ofMillis(25);
+    /** How many due timers a tick reads from the store at a time. */
+    static final int DUE_CHUNK = 256;
     /** Past this many doublings the slice is the whole bound whatever it is (the cap only keeps the shift small). */
     private static final int MAX_RAMP_STEP = 20;
 
@@ -125,41 +127,27 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         }
         long deadline = params.nanoTime().getAsLong() + params.firingShare().of(threadSlice).toNanos();
         boolean fired = false;
-        List<ReplayTimer> due = timers.due(now, params.maxPerTick());
-        boolean leftOver = due.size() >= params.maxPerTick();
+        boolean leftOver = false;
         int handled = 0;
-        for (ReplayTimer timer : due) {
-            if (params.nanoTime().getAsLong() - deadline > 0 && handled > 0) {
-                // The rest is due still and comes first on the next tick; this transaction must end in time.
-                params.metrics().tickCut();
-                leftOver = true;
+        // Read in chunks, not a tick's count at once: a slice fires a small part of a backlog, and every timer read
+        // is decoded.
+        while (handled < params.maxPerTick()) {
+            int wanted = Math.min(DUE_CHUNK, params.maxPerTick() - handled);
+            List<ReplayTimer> due = timers.due(now, wanted);
+            for (ReplayTimer timer : due) {
+                if (params.nanoTime().getAsLong() - deadline > 0 && handled > 0) {
+                    // The rest is due still and comes first on the next tick; this transaction must end in time.
+                    params.metrics().tickCut();
+                    leftOver = true;
+                    break;
+                }
+                handled++;
+                fired |= fire(timer, now, timestamp);
+            }
+            if (leftOver || due.size() < wanted) {
                 break;
             }
-            handled++;
-            FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(configs.get(timer.bucket())), now);
-            if (verdict instanceof Fire fire) {
-                if (timer.marker()) {
-                    // Not gone: the gateway may answer that versions still lie beneath the marker. The candidate
-                    // is watched until the marker goes; a version deleted beneath it arms it again.
-                    timers.arm(timer.retimed(timer.ruleId(), timer.ruleHash(),
-                            now.plus(FiringCheck.UNTIL_ENTRY_CHANGES)));
-                } else {
-                    timers.cancel(timer.timerId());
-                }
-                String key = ShardPartitioner.key(timer.bucket(), timer.logicalKey());
-                context.forward(new Record<>(key, (Object) task(timer, fire), timestamp),
-                        ReplayTopology.OBJECT_TASKS_SINK);
-                params.metrics().fired(timer.kind(), Duration.between(timer.dueAt(), now));
-                fired = true;
-            } else if (verdict instanceof Retime retime) {
-                timers.arm(retime.timer());
-                params.metrics().retimed(timer.kind());
-            } else {
-                timers.cancel(timer.timerId());
-                String reason = ((Drop) verdict).reason();
-                params.metrics().dropped(reason);
-                log.info("timer {} dropped at firing: {}", timer.timerId(), reason);
-            }
+            leftOver = handled >= params.maxPerTick();
         }
         params.metrics().pending(context.taskId().partition(), timers.pendingByKind());
         if (fired) {
@@ -172,6 +160,34 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         if (!leftOver) {
             wakeUpForNextDue();
         }
+    }
+
+    /** Fires, re-times or drops one due timer; true if it fired a task. */
+    private boolean fire(ReplayTimer timer, Instant now, long timestamp) {
+        FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(configs.get(timer.bucket())), now);
+        if (verdict instanceof Fire fire) {
+            if (timer.marker()) {
+                // Not gone: the gateway may answer that versions still lie beneath the marker. The candidate is
+                // watched until the marker goes; a version deleted beneath it arms it again.
+                timers.arm(timer.retimed(timer.ruleId(), timer.ruleHash(), now.plus(FiringCheck.UNTIL_ENTRY_CHANGES)));
+            } else {
+                timers.remove(timer);
+            }
+            String key = ShardPartitioner.key(timer.bucket(), timer.logicalKey());
+            context.forward(new Record<>(key, (Object) task(timer, fire), timestamp), ReplayTopology.OBJECT_TASKS_SINK);
+            params.metrics().fired(timer.kind(), Duration.between(timer.dueAt(), now));
+            return true;
+        }
+        if (verdict instanceof Retime retime) {
+            timers.arm(retime.timer());
+            params.metrics().retimed(timer.kind());
+        } else {
+            timers.remove(timer);
+            String reason = ((Drop) verdict).reason();
+            params.metrics().dropped(reason);
+            log.info("timer {} dropped at firing: {}", timer.timerId(), reason);
+        }
+        return false;
     }
 
     /**

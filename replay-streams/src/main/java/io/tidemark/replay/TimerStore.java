@@ -128,6 +128,17 @@ final class TimerStore {
         return true;
     }
 
+    /**
+     * Removes a timer the caller has just read from this store (a fired or dropped one) without looking anything up:
+     * its key follows from it, and a store's {@code delete} reads and decodes the old value only to return it (a
+     * quarter of the firing thread's samples in a profile).
+     */
+    void remove(ReplayTimer timer) {
+        index.put(timer.timerId(), null);
+        timers.put(key(timer.dueAt(), timer.timerId()), null);
+        add(timer.kind(), -1);
+    }
+
     Optional<ReplayTimer> get(String timerId) {
         Bytes key = index.get(timerId);
         return key == null ? Optional.empty() : Optional.ofNullable(timers.get(key));

@@ -88,4 +88,20 @@ class TimerStoreTest {
 
         assertThat(store.due(T0.plusSeconds(25), 10)).extracting(ReplayTimer::timerId).containsExactly("c", "b");
     }
+
+    @Test
+    void shouldRemoveATimerReadFromTheStoreWithItsIndexEntryAndCount() {
+        TimerStore store = new TimerStore(timers, index, counts("counts"));
+        store.arm(timer("a", "EXPIRATION_DAYS", T0.plusSeconds(10).plusMillis(7)));
+        store.arm(timer("b", "EXPIRATION_DAYS", T0.plusSeconds(20)));
+
+        ReplayTimer due = store.due(T0.plusSeconds(15), 10).get(0);
+        store.remove(due);
+
+        assertThat(store.get("a")).isEmpty();
+        assertThat(index.get("a")).isNull();
+        assertThat(store.due(T0.plusSeconds(25), 10)).extracting(ReplayTimer::timerId).containsExactly("b");
+        assertThat(store.pendingByKind()).containsExactlyEntriesOf(Map.of("EXPIRATION_DAYS", 1L));
+        assertThat(store.cancel("a")).as("nothing left to cancel").isFalse();
+    }
 }
