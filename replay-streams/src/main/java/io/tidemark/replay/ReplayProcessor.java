@@ -142,7 +142,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
                     break;
                 }
                 handled++;
-                fired |= fire(timer, now, timestamp);
+                fired |= handleDue(timer, now, timestamp);
             }
             if (leftOver || due.size() < wanted) {
                 break;
@@ -163,7 +163,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     }
 
     /** Fires, re-times or drops one due timer; true if it fired a task. */
-    private boolean fire(ReplayTimer timer, Instant now, long timestamp) {
+    private boolean handleDue(ReplayTimer timer, Instant now, long timestamp) {
         FiringCheck.Verdict verdict = FiringCheck.check(timer, rules.rules(configs.get(timer.bucket())), now);
         if (verdict instanceof Fire fire) {
             if (timer.marker()) {
