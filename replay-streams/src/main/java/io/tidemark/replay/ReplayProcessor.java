@@ -65,6 +65,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     private long wakeUpAtMs;
     /** How many times this task's slice has doubled in the backlog under way: 0 at its first slice. */
     private int rampStep;
+    /** The timestamp of this task's last firing tick; see {@link #fire}. */
+    private long lastTickMs = Long.MIN_VALUE;
 
     ReplayProcessor(ReplayTopology.Params params) {
         this.params = params;
@@ -119,6 +121,15 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
      * whichever comes first, and at least one.
      */
     private void fire(long timestamp) {
+        // Streams runs every punctuator come due in one pass with one timestamp, so this task's regular, catch-up and
+        // one-off ticks can meet in a loop: one slice per loop keeps the thread's transaction within its bound.
+        if (timestamp == lastTickMs) {
+            if (catchUp == null) {
+                wakeUpForNextDue();
+            }
+            return;
+        }
+        lastTickMs = timestamp;
         Instant now = Instant.ofEpochMilli(timestamp);
         params.firingShare().join(this);
         Duration threadSlice = FIRST_SLICE.multipliedBy(1L << rampStep);

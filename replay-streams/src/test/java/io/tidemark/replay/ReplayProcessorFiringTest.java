@@ -133,6 +133,27 @@ class ReplayProcessorFiringTest {
         assertThat(context.scheduledPunctuators()).as("no catch-up without a backlog").hasSize(2);
     }
 
+    /**
+     * Streams runs every punctuator that has come due in one pass, with one timestamp: a task's regular, catch-up and
+     * one-off ticks can meet there. Each firing is bounded, but three in one loop would be three bounds in one
+     * transaction.
+     */
+    @Test
+    void shouldFireOneSliceALoopWhenSeveralOfItsTicksComeDueTogether() {
+        written(processor, "a", "b", "c", "d", "e");
+        long due = T0.plusSeconds(11).toEpochMilli();
+
+        tick.punctuate(due);
+        CapturedPunctuator catchUp = context.scheduledPunctuators().get(1);
+        context.resetForwards();
+        catchUp.getPunctuator().punctuate(due);
+        assertThat(context.forwarded()).as("the catch-up tick in the same pass as the regular one").isEmpty();
+        assertThat(catchUp.cancelled()).isFalse();
+
+        catchUp.getPunctuator().punctuate(due + 10);
+        assertThat(context.forwarded()).as("the next loop's").hasSize(2);
+    }
+
     @Test
     void shouldShareTheThreadsFiringTimeAmongTheTasksItRuns() {
         // Each reading of the clock moves it 5 ms; the thread may fire for 40 ms a tick, a burst's first slice 25 ms.
