@@ -84,6 +84,11 @@ final class TimerStore {
         return Bytes.wrap(ByteBuffer.allocate(8 + id.length).putLong(Math.max(0, due.toEpochMilli())).put(id).array());
     }
 
+    /** A range bound above every timer due before {@code epochMillis} and below every other: the bare time prefix. */
+    private static Bytes belowMillis(long epochMillis) {
+        return Bytes.wrap(ByteBuffer.allocate(8).putLong(epochMillis).array());
+    }
+
     /**
      * Arms a timer, replacing the timer of the same id if there is one. Each write is a changelog record, so only
      * what changed is written: a timer re-armed at the same due instant overwrites its value alone, and the index
@@ -150,7 +155,7 @@ final class TimerStore {
      */
     List<ReplayTimer> due(Instant now, int limit) {
         List<ReplayTimer> due = new ArrayList<>();
-        Bytes upTo = Bytes.wrap(ByteBuffer.allocate(8).putLong(now.toEpochMilli() + 1).array());
+        Bytes upTo = belowMillis(now.toEpochMilli() + 1);
         Bytes first = null;
         try (KeyValueIterator<Bytes, ReplayTimer> it = timers.range(lowWater, upTo)) {
             while (it.hasNext() && due.size() < limit) {
@@ -168,7 +173,7 @@ final class TimerStore {
 
     /** The due instant of the earliest pending timer, if one falls due before {@code before}. */
     Optional<Instant> nextDue(Instant before) {
-        Bytes upTo = Bytes.wrap(ByteBuffer.allocate(8).putLong(before.toEpochMilli()).array());
+        Bytes upTo = belowMillis(before.toEpochMilli());
         try (KeyValueIterator<Bytes, ReplayTimer> it = timers.range(lowWater, upTo)) {
             return it.hasNext() ? Optional.of(Instant.ofEpochMilli(ByteBuffer.wrap(it.next().key.get()).getLong()))
                     : Optional.empty();
