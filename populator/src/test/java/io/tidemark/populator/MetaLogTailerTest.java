@@ -395,11 +395,20 @@ class MetaLogTailerTest {
         });
         run.start();
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> own.read("watched").isPresent());
+            // Every filer event published first: otherwise an event still on its way re-registers the bucket
+            // itself, and the reconcile finds nothing to repair.
+            int last = emulator.store().events(0).size() - 1;
+            long lastTs = emulator.store().events(0).get(last).getTsNs();
+            await().atMost(Duration.ofSeconds(20)).until(() -> own.read("watched").isPresent()
+                    && producer.commitCount() > 0 && lastCheckpoint().tsNs() >= lastTs);
+            long repairsBefore = metrics.registryRepairs();
+            var registered = own.read("watched").orElseThrow();
             // A deposed leader's late delete, or a hand edit.
             own.apply(new BucketConfigChange("watched", null, false));
-            await().atMost(Duration.ofSeconds(20)).until(() -> own.read("watched").isPresent());
-            assertThat(metrics.registryRepairs()).isGreaterThanOrEqualTo(1);
+            // The counter moves just after the write, on the tailer's thread: wait for both.
+            await().atMost(Duration.ofSeconds(20)).until(() -> own.read("watched").isPresent()
+                    && metrics.registryRepairs() > repairsBefore);
+            assertThat(own.read("watched")).contains(registered);
         } finally {
             leading.set(false);
             run.join(10_000);
