@@ -134,6 +134,11 @@ class MetaLogTailerTest {
         return producer.history().stream().filter(r -> r.topic().equals(topic.name())).toList();
     }
 
+    private long lastFilerEventTsNs() {
+        List<SubscribeMetadataResponse> events = emulator.store().events(0);
+        return events.get(events.size() - 1).getTsNs();
+    }
+
     private PopulatorCheckpoint lastCheckpoint() {
         var records = sent(topics.populatorCheckpoint());
         return new JsonSerde<>(PopulatorCheckpoint.class).deserializer()
@@ -148,7 +153,7 @@ class MetaLogTailerTest {
             emulator.s3().putObject("b", "logs/" + i, i, Map.of(), Map.of());
         }
         int events = emulator.store().events(0).size() - 1;   // less the buckets directory itself
-        long lastTs = emulator.store().events(0).get(events).getTsNs();
+        long lastTs = lastFilerEventTsNs();
         tailer(from(0)).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
 
         assertThat(sent(topics.metaLog())).hasSize(events);
@@ -207,7 +212,7 @@ class MetaLogTailerTest {
         BucketConfig config = BucketEntryConfig.read("unreadable",
                 emulator.store().lookup("/buckets", "unreadable").orElseThrow(), RuleReader.aws()).orElseThrow();
         registry.apply(new BucketConfigChange("unreadable", config, false));
-        long now = emulator.store().events(0).get(emulator.store().events(0).size() - 1).getTsNs();
+        long now = lastFilerEventTsNs();
         // The bucket's last bucket-configs record could not be read: the committed state does not know its config.
         CommittedState state = new CommittedState(Optional.of(new PopulatorCheckpoint(now, 1, 0, now)), Map.of(),
                 Optional.empty(), java.util.Set.of("unreadable"));
@@ -219,7 +224,7 @@ class MetaLogTailerTest {
 
     @Test
     void shouldPublishPastABucketWhoseNameZooKeeperRejectsAndCountIt() throws Exception {
-        long start = emulator.store().events(0).get(emulator.store().events(0).size() - 1).getTsNs();
+        long start = lastFilerEventTsNs();
         // A directory made behind the gateway's back, with a control character ZooKeeper refuses in a path.
         emulator.s3().createBucket("odd\u0001name", false);
         emulator.s3().putLifecycle("odd\u0001name", PopulatorServiceTest.RULES);
@@ -235,7 +240,7 @@ class MetaLogTailerTest {
 
     @Test
     void shouldPublishPastABucketTheFilerPermanentlyRefusesToLookUpAndCountIt() throws Exception {
-        long start = emulator.store().events(0).get(emulator.store().events(0).size() - 1).getTsNs();
+        long start = lastFilerEventTsNs();
         emulator.s3().createBucket("locked-out", false);
         emulator.s3().putLifecycle("locked-out", PopulatorServiceTest.RULES);
         emulator.s3().createBucket("b", false);
@@ -397,8 +402,7 @@ class MetaLogTailerTest {
         try {
             // Every filer event published first: otherwise an event still on its way re-registers the bucket
             // itself, and the reconcile finds nothing to repair.
-            int last = emulator.store().events(0).size() - 1;
-            long lastTs = emulator.store().events(0).get(last).getTsNs();
+            long lastTs = lastFilerEventTsNs();
             await().atMost(Duration.ofSeconds(20)).until(() -> own.read("watched").isPresent()
                     && producer.commitCount() > 0 && lastCheckpoint().tsNs() >= lastTs);
             long repairsBefore = metrics.registryRepairs();
