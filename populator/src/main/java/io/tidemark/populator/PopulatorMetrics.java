@@ -37,6 +37,8 @@ public final class PopulatorMetrics {
     private final LongAdder coldStartBuckets = new LongAdder();
     private final LongAdder transactionsTimedOut = new LongAdder();
     private final LongAdder registryRepairs = new LongAdder();
+    private final LongAdder termsStarted = new LongAdder();
+    private final Map<TermFailure, LongAdder> stoodDown = new EnumMap<>(TermFailure.class);
     private final Counter committed;
     private final Counter aborted;
     private final Counter slimmed;
@@ -103,6 +105,17 @@ public final class PopulatorMetrics {
         FunctionCounter.builder("tidemark.populator.registry.repairs", registryRepairs, LongAdder::sum)
                 .description("Registry nodes a reconcile found different from the published configurations and "
                         + "rewrote or removed").register(registry);
+        FunctionCounter.builder("tidemark.populator.terms", termsStarted, LongAdder::sum)
+                .description("Leadership terms begun by this instance; a leader that keeps its place begins one")
+                .register(registry);
+        for (TermFailure reason : new TermFailure[] {TermFailure.FENCED, TermFailure.SUPERSEDED}) {
+            LongAdder count = new LongAdder();
+            stoodDown.put(reason, count);
+            FunctionCounter.builder("tidemark.populator.stood.down", count, LongAdder::sum)
+                    .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+                    .description("Terms that failed while another instance led (fenced by its producer, or named "
+                            + "leader by ZooKeeper), after which this instance rejoined the election").register(registry);
+        }
         Gauge.builder("tidemark.populator.lag.seconds", this, PopulatorMetrics::lagSeconds)
                 .description("Now minus the ts of the last published event; 0 while caught up").register(registry);
         Gauge.builder("tidemark.populator.leader", this, m -> m.leader ? 1 : 0)
@@ -185,6 +198,22 @@ public final class PopulatorMetrics {
 
     public long transactionsTimedOut() {
         return transactionsTimedOut.sum();
+    }
+
+    void termStarted() {
+        termsStarted.increment();
+    }
+
+    public long termsStarted() {
+        return termsStarted.sum();
+    }
+
+    void stoodDown(TermFailure reason) {
+        stoodDown.get(reason).increment();
+    }
+
+    public long stoodDown() {
+        return stoodDown.values().stream().mapToLong(LongAdder::sum).sum();
     }
 
     void registryRepairs(int n) {

@@ -14,11 +14,11 @@ import io.tidemark.zookeeper.ZooKeeperPaths;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code tidemark populator}: any number of instances join a Curator leader latch; the leader runs
  * {@link MetaLogTailer} terms until it loses leadership (ZooKeeper SUSPENDED or LOST end a term before the
- * session can expire and a successor be chosen) or is fenced by a successor's transactional producer. Errors end
- * a term and a new one starts from the committed checkpoint after a capped backoff; nothing but a stop ends the
- * service.
+ * session can expire and a successor be chosen) or is fenced by a successor's transactional producer. A term that
+ * fails while ZooKeeper names another leader stands down whatever the error (a successor's epoch bump does not
+ * always reach the old leader as a fencing error); any other failure starts a new term from the committed
+ * checkpoint after a capped backoff. Nothing but a stop ends the service.
  */
 public final class PopulatorService extends ManagedService {
 
@@ -47,11 +48,18 @@ public final class PopulatorService extends ManagedService {
     private volatile boolean running;
     private volatile ZooKeeperConnection zookeeper;
     private volatile FilerClient filer;
-    private volatile LeaderLatch latch;
+    private final Function<CuratorFramework, Leadership> elections;
+    private volatile Leadership leadership;
     private volatile Thread worker;
     private volatile StatusLog statusLog;
 
     public PopulatorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
+        this(config, clock, meters, null);
+    }
+
+    /** @param elections how an instance joins the leader election; {@code null} for the Curator latch */
+    PopulatorService(TidemarkConfig config, Clock clock, MeterRegistry meters,
+                     Function<CuratorFramework, Leadership> elections) {
         super("populator");
         this.config = config;
         this.clock = clock;
@@ -59,6 +67,7 @@ public final class PopulatorService extends ManagedService {
         this.metrics = new PopulatorMetrics(meters, clock);
         this.settings = TailerSettings.from(config);
         this.instanceId = ManagementFactory.getRuntimeMXBean().getName();
+        this.elections = elections != null ? elections : zk -> new LatchLeadership(zk, instanceId);
     }
 
     public PopulatorMetrics metrics() {
@@ -71,21 +80,11 @@ public final class PopulatorService extends ManagedService {
         zookeeper = ZooKeeperConnection.start(config);
         filer = FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
                 config.grpcDeadline());
-        latch = newLatch();
+        leadership = elections.apply(zookeeper.client());
         worker = new Thread(this::work, "populator-tailer");
         worker.start();
         statusLog = StatusLog.start("populator", config.millis(TidemarkConfig.POPULATOR_STATUS_INTERVAL_MS), log,
                 metrics::statusLine);
-    }
-
-    private LeaderLatch newLatch() {
-        LeaderLatch l = new LeaderLatch(zookeeper.client(), ZooKeeperPaths.POPULATOR_LEADER, instanceId);
-        try {
-            l.start();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot join the populator leader election: " + e.getMessage(), e);
-        }
-        return l;
     }
 
     private void work() {
@@ -93,19 +92,26 @@ public final class PopulatorService extends ManagedService {
         Duration backoff = Duration.ofMillis(100);
         while (running) {
             try {
-                // The node is read before leadership is confirmed: a latch that resets in between (and creates a
-                // new node) is then not leading, and the term fences its registry writes by a node it held as leader.
-                String leaderNode = latch.getOurPath();
-                if (!latch.await(1, TimeUnit.SECONDS) || leaderNode == null
-                        || !leaderNode.equals(latch.getOurPath())) {
+                Optional<String> leaderNode = leadership.awaitLeading(Duration.ofSeconds(1));
+                if (leaderNode.isEmpty()) {
                     metrics.leader(false);
                     metrics.status("standby");
                     continue;
                 }
+                if (!confirmedLeader()) {
+                    // The latch says this instance leads, ZooKeeper says otherwise (its session went while it was
+                    // paused or cut off): a term now would fence the real leader's producer.
+                    log.warn("populator {} believes it leads but ZooKeeper names another leader; rejoining the "
+                            + "election", instanceId);
+                    metrics.stoodDown(TermFailure.SUPERSEDED);
+                    leadership.rejoin();
+                    continue;
+                }
                 metrics.leader(true);
                 metrics.status("leading");
+                metrics.termStarted();
                 log.info("populator {} leads; tailing the filer meta-log", instanceId);
-                tailer.run(() -> running && latch.hasLeadership(), leaderNode);
+                tailer.run(() -> running && leadership.holds(), leaderNode.get());
                 backoff = Duration.ofMillis(100);
                 metrics.status(running ? "standby" : "stopped");
                 log.info("populator {} no longer leads", instanceId);
@@ -113,12 +119,15 @@ public final class PopulatorService extends ManagedService {
                 Thread.currentThread().interrupt();
                 break;
             } catch (Exception e) {
-                if (fenced(e)) {
-                    // Another instance started a transactional producer with our id: it leads now, whatever
-                    // ZooKeeper told us. Rejoin the election at the back instead of fencing it in turn.
-                    log.warn("populator {} was fenced by a newer leader ({}); rejoining the election", instanceId,
-                            e.toString());
-                    rejoin();
+                TermFailure failure = TermFailure.of(e, leadership::confirmed);
+                if (failure != TermFailure.RETRY) {
+                    // Another instance leads now, whatever this one last heard: rejoin the election at the back
+                    // instead of starting a term whose InitProducerId would fence the leader in turn.
+                    log.warn("populator {}: its term failed and {}; rejoining the election: {}", instanceId,
+                            failure == TermFailure.FENCED ? "a newer leader fenced its producer"
+                                    : "ZooKeeper names another leader", e.toString());
+                    metrics.stoodDown(failure);
+                    leadership.rejoin();
                     continue;
                 }
                 metrics.status("retrying");
@@ -130,11 +139,21 @@ public final class PopulatorService extends ManagedService {
                 backoff = min(backoff.multipliedBy(2), settings.maxBackoff());
             } finally {
                 // The status stays as the term left it (retrying after a failure) until the next round decides.
-                metrics.leader(latch.hasLeadership());
+                metrics.leader(leadership.holds());
             }
         }
         metrics.leader(false);
         metrics.status("stopped");
+    }
+
+    /** A term starts only on ZooKeeper's word read now; a read that fails starts none (the next round asks again). */
+    private boolean confirmedLeader() {
+        try {
+            return leadership.confirmed();
+        } catch (Exception e) {
+            log.warn("populator {} cannot confirm its leadership with ZooKeeper: {}", instanceId, e.toString());
+            return false;
+        }
     }
 
     /**
@@ -193,15 +212,6 @@ public final class PopulatorService extends ManagedService {
         return config.topicPrefix() + "populator";
     }
 
-    private void rejoin() {
-        try {
-            latch.close();
-        } catch (Exception e) {
-            log.debug("closing the leader latch: {}", e.toString());
-        }
-        latch = newLatch();
-    }
-
     private boolean sleep(Duration d) {
         try {
             Thread.sleep(d.toMillis());
@@ -236,12 +246,8 @@ public final class PopulatorService extends ManagedService {
         if (statusLog != null) {
             statusLog.close();
         }
-        if (latch != null) {
-            try {
-                latch.close();
-            } catch (Exception e) {
-                log.debug("closing the leader latch: {}", e.toString());
-            }
+        if (leadership != null) {
+            leadership.close();
         }
         if (filer != null) {
             filer.close();

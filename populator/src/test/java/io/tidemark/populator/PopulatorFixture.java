@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -87,7 +88,12 @@ final class PopulatorFixture implements AutoCloseable {
 
     /** A populator whose clock may disagree with the filer's. */
     PopulatorService startPopulator(Clock clock) {
-        PopulatorService service = new PopulatorService(config, clock, new SimpleMeterRegistry());
+        return startPopulator(clock, null);
+    }
+
+    /** A populator with its own way of joining the election (null: the real latch). */
+    PopulatorService startPopulator(Clock clock, java.util.function.Function<CuratorFramework, Leadership> elections) {
+        PopulatorService service = new PopulatorService(config, clock, new SimpleMeterRegistry(), elections);
         owned.add(service);
         service.start();
         return service;
