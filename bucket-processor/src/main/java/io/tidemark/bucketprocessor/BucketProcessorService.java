@@ -7,6 +7,7 @@ import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.StatusLog;
+import io.tidemark.topics.CommittedLagGauge;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.LifecycleBuckets;
@@ -57,6 +58,7 @@ public final class BucketProcessorService extends ManagedService {
     private volatile Thread worker;
     private volatile StatusLog statusLog;
     private volatile ScheduledExecutorService freshnessTimer;
+    private volatile CommittedLagGauge committedLag;
 
     public BucketProcessorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         super("bucket-processor");
@@ -103,6 +105,8 @@ public final class BucketProcessorService extends ManagedService {
             }
         }, "bucket-processor-loop");
         worker.start();
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, BucketProcessorSettings.groupId(config),
+                List.of(topics.bucketTasks().name()), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("bucket-processor",
                 config.millis(TidemarkConfig.BUCKET_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
         startFreshness(new WalkFreshness(new LifecycleBuckets(zookeeper.client()), new WalkStates(zookeeper.client()),
@@ -163,6 +167,9 @@ public final class BucketProcessorService extends ManagedService {
         stopWorker(worker, config.shutdownTimeout());
         if (freshnessTimer != null) {
             freshnessTimer.shutdownNow();
+        }
+        if (committedLag != null) {
+            committedLag.close();
         }
         if (statusLog != null) {
             statusLog.close();

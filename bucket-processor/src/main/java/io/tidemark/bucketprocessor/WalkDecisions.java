@@ -70,7 +70,8 @@ final class WalkDecisions {
                 out.locked++;
             } else {
                 task(due.get(), version.key(), version.key(), targetVersion(due.get().kind(), version),
-                        ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)));
+                        ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)), version.modTime(),
+                        version.noncurrentSince().orElse(null));
                 sent = true;
             }
         }
@@ -86,7 +87,7 @@ final class WalkDecisions {
         String uploadPath = S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName();
         if (verdict.due().isPresent() && recovery()) {
             // Uploads have no walker kind: a steady walk leaves them to their timers.
-            task(verdict.due().get(), uploadPath, destinationKey, "", null);
+            task(verdict.due().get(), uploadPath, destinationKey, "", null, upload.initiated(), null);
         } else if (recovery() && timerAhead(verdict)) {
             rearm(directory, entry, destinationKey, RearmRole.UPLOAD, 0);
         }
@@ -119,13 +120,13 @@ final class WalkDecisions {
     }
 
     private void task(RuleMatch match, String objectPath, String logicalKey, String versionId,
-                      ObjectTask.ExpectedIdentity identity) {
+                      ObjectTask.ExpectedIdentity identity, Instant modTime, Instant noncurrentSince) {
         ObjectTask.Target target = new ObjectTask.Target(bucket, objectPath, versionId);
         String ruleHash = match.ruleHash().toHex();
         String kind = match.kind().name();
         ObjectTask task = new ObjectTask(WalkActionIds.of(kind, target, identity, ruleHash), action(match.kind()),
                 kind, target, new ObjectTask.Details(identity, match.ruleId(), ruleHash, match.dueAt(), "walker",
-                walk.scanId()));
+                walk.scanId(), modTime, noncurrentSince));
         out.task(shards.shardOf(bucket, logicalKey), ShardPartitioner.key(bucket, logicalKey), task);
     }
 

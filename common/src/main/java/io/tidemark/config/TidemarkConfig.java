@@ -46,6 +46,7 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
     public static final String TOPIC_META_LOG_RETENTION_MS = "topic.meta-log.retention.ms";
     public static final String TOPIC_TASKS_RETENTION_MS = "topic.tasks.retention.ms";
+    public static final String TOPIC_DLQ_RETENTION_MS = "topic.dlq.retention.ms";
     public static final String SHARD_BITS = "shard.bits";
     public static final String LIFECYCLE_DAY_SECONDS = "lifecycle.day.seconds";
     public static final String LIFECYCLE_DUE_POLICY = "lifecycle.due.policy";
@@ -78,6 +79,8 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String OBJECT_PROCESSOR_TRANSPORT_BACKOFF_INITIAL_MS = "object-processor.transport.backoff.initial.ms";
     public static final String OBJECT_PROCESSOR_TRANSPORT_BACKOFF_MAX_MS = "object-processor.transport.backoff.max.ms";
     public static final String OBJECT_PROCESSOR_COMMIT_INTERVAL_MS = "object-processor.commit.interval.ms";
+    public static final String OBJECT_PROCESSOR_RULES_MAX_AGE_MS = "object-processor.rules.max.age.ms";
+    public static final String OBJECT_PROCESSOR_FAULT_MAX_ATTEMPTS = "object-processor.fault.max.attempts";
     public static final String OBJECT_PROCESSOR_STATUS_INTERVAL_MS = "object-processor.status.interval.ms";
     public static final String CONDUCTOR_SCHEDULE = "conductor.schedule";
     public static final String CONDUCTOR_MAX_BACKLOG = "conductor.max.backlog";
@@ -138,8 +141,16 @@ public class TidemarkConfig extends AbstractConfig {
                 .define(TOPIC_META_LOG_RETENTION_MS, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(-1),
                         Importance.LOW, "Retention of the meta-log topic; -1 keeps it forever. Timers live in "
                                 + "changelogged state, so it need not outlast the longest rule.")
-                .define(TOPIC_TASKS_RETENTION_MS, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(-1),
-                        Importance.LOW, "Retention of the task, dead-letter and event topics; -1 keeps them forever.")
+                .define(TOPIC_TASKS_RETENTION_MS, Type.LONG, 30L * 24 * 3600 * 1000, Range.atLeast(-1),
+                        Importance.LOW, "Retention of the task topics (object-tasks, bucket-tasks) and of "
+                                + "lifecycle-events; -1 keeps them forever. Far above any backlog a group should "
+                                + "ever have: tasks deleted before they are processed are lost (the object processor "
+                                + "logs, counts and alerts on it). Existing topics with a shorter retention are "
+                                + "raised to it at start.")
+                .define(TOPIC_DLQ_RETENTION_MS, Type.LONG, -1L, Range.atLeast(-1), Importance.LOW,
+                        "Retention of the dead-letter topics. -1 (the default): parked tasks stay until "
+                                + "`tidemark dlq replay` or `tidemark dlq purge` removes them; a positive value also "
+                                + "drops them by age.")
                 .define(SHARD_BITS, Type.INT, 4, Range.between(0, 16), Importance.MEDIUM,
                         "Shards are the top bits of SHA-256(bucket/key); 2^bits partitions for the sharded topics.")
                 .define(LIFECYCLE_DAY_SECONDS, Type.LONG, 86_400L, Range.atLeast(1), Importance.LOW,
@@ -231,6 +242,17 @@ public class TidemarkConfig extends AbstractConfig {
                         "Longest wait between repeats of a call that failed in transport.")
                 .define(OBJECT_PROCESSOR_COMMIT_INTERVAL_MS, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW,
                         "How often the object processor commits the offsets of finished tasks.")
+                .define(OBJECT_PROCESSOR_RULES_MAX_AGE_MS, Type.LONG, 1_000L, Range.between(0, 60_000),
+                        Importance.MEDIUM, "Before each delete the object processor checks the task against the "
+                                + "bucket's lifecycle rules as the filer holds them now; a bucket's rules read less "
+                                + "than this long ago are reused. A rule removed, disabled or changed stops deletes "
+                                + "within this time; 0 reads the bucket entry before every delete.")
+                .define(OBJECT_PROCESSOR_FAULT_MAX_ATTEMPTS, Type.INT, 10, Range.between(1, 1_000),
+                        Importance.LOW, "Attempts at a task whose calls the gateway or filer failed on (UNKNOWN, "
+                                + "INTERNAL, CANCELLED: how a restarting gateway's reset streams look) before it is "
+                                + "parked as RPC_ERROR; the waits between them are the RETRY_LATER backoff's. "
+                                + "Transport failures (UNAVAILABLE, deadlines) are retried until answered; refusals "
+                                + "(INVALID_ARGUMENT, PERMISSION_DENIED, UNIMPLEMENTED...) park at once.")
                 .define(OBJECT_PROCESSOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                         "How often the object processor logs its status line.")
                 .define(CONDUCTOR_SCHEDULE, Type.STRING, "0 2 * * *", Importance.MEDIUM,

@@ -36,10 +36,24 @@ public record ObjectTask(String actionId, String action, String kind, Target tar
     }
 
     /**
-     * @param ruleHash lower-case hex of the rule's 8-byte hash
-     * @param origin   what produced the task: {@code replay}, {@code walker} or {@code dlq-replay}
+     * @param ruleHash        lower-case hex of the rule's 8-byte hash
+     * @param origin          what produced the task: {@code replay}, {@code walker} or {@code dlq-replay}
+     * @param modTime         the entry's modification time (an upload's initiation) the decision was made on; the
+     *                        object processor recomputes the due instant from it under the rule as it is now. Null
+     *                        in tasks written before it existed: the identity's mtime stands in
+     * @param noncurrentSince when the version became noncurrent, for a noncurrent-version action; else null
      */
     public record Details(ExpectedIdentity expectedIdentity, String ruleId, String ruleHash, Instant dueAt,
-                          String origin, String scanId) {
+                          String origin, String scanId, Instant modTime, Instant noncurrentSince) {
+
+        public Details(ExpectedIdentity expectedIdentity, String ruleId, String ruleHash, Instant dueAt, String origin,
+                       String scanId) {
+            this(expectedIdentity, ruleId, ruleHash, dueAt, origin, scanId, null, null);
+        }
+
+        /** The same decision, produced again by {@code origin}. */
+        public Details from(String newOrigin) {
+            return new Details(expectedIdentity, ruleId, ruleHash, dueAt, newOrigin, scanId, modTime, noncurrentSince);
+        }
     }
 }

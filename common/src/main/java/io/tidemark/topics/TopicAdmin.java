@@ -11,20 +11,28 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates the registry's topics and checks existing ones. Idempotent: a topic that exists as specified is left
- * alone. One that exists with another partition count or cleanup policy is an error — partitions decide which
- * shard an object lives in and compaction decides whether configs survive, so neither can be silently wrong.
+ * alone. One that exists with another partition count is an error — partitions decide which shard an object lives
+ * in. Settings that only decide how long records are kept are brought to the spec when keeping more is the change
+ * (a longer or unlimited {@code retention.ms}, {@code delete} to {@code compact}), with a warning, so an upgrade that
+ * stops retention from dropping parked work takes effect on existing topics; the other way round (which could drop
+ * records) is an error like a wrong partition count.
  */
 public final class TopicAdmin {
 
+    private static final Logger log = LoggerFactory.getLogger(TopicAdmin.class);
     private static final long TIMEOUT_SECONDS = 30;
 
     private final Admin admin;
@@ -49,12 +57,15 @@ public final class TopicAdmin {
                 missing.add(new NewTopic(spec.name(), Optional.of(spec.partitions()), replicationFactor).configs(configs));
             }
         }
+        List<String> created = new ArrayList<>();
         if (!missing.isEmpty()) {
             admin.createTopics(missing).values().forEach((name, future) -> {
                 try {
                     future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    created.add(name);
                 } catch (ExecutionException e) {
-                    // Another instance created it meanwhile: the check below decides whether it is right.
+                    // Another instance created it meanwhile, or it was not visible yet: the checks below decide
+                    // whether it is right, as for any existing topic.
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage(),
                                 e.getCause());
@@ -64,9 +75,9 @@ public final class TopicAdmin {
                 }
             });
         }
-        List<String> created = missing.stream().map(NewTopic::name).toList();
+        Set<String> altered = keepMore(specs, created);
         List<TopicStatus> after = new ArrayList<>();
-        for (TopicStatus s : awaitVisible(specs, created)) {
+        for (TopicStatus s : awaitVisible(specs, created, altered)) {
             after.add(new TopicStatus(s.name(), s.exists(), created.contains(s.name()), s.partitions(),
                     s.expectedPartitions(), s.cleanupPolicy(), s.expectedCleanupPolicy(), s.replicationFactor(),
                     s.problems()));
@@ -78,15 +89,85 @@ public final class TopicAdmin {
         return after;
     }
 
+    /** Raises retention and turns deletion into compaction on existing topics where the spec keeps more. */
+    private Set<String> keepMore(Collection<TopicSpec<?, ?>> specs, List<String> created) {
+        List<TopicSpec<?, ?>> existing = specs.stream().filter(s -> !created.contains(s.name())).toList();
+        if (existing.isEmpty()) {
+            return Set.of();
+        }
+        Map<ConfigResource, Config> configs;
+        try {
+            Set<String> names = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<ConfigResource> resources = existing.stream().map(TopicSpec::name).filter(names::contains)
+                    .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
+            if (resources.isEmpty()) {
+                return Set.of();
+            }
+            configs = admin.describeConfigs(resources).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe topics: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw interrupted("describing topics", e);
+        }
+        Map<ConfigResource, Collection<AlterConfigOp>> changes = new HashMap<>();
+        for (TopicSpec<?, ?> spec : existing) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, spec.name());
+            Config config = configs.get(resource);
+            if (config == null) {
+                continue;
+            }
+            List<AlterConfigOp> ops = new ArrayList<>();
+            String cleanup = config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
+            if (cleanup.equals(TopicConfig.CLEANUP_POLICY_DELETE)
+                    && spec.cleanupPolicy().equals(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+                ops.add(new AlterConfigOp(new ConfigEntry(TopicConfig.CLEANUP_POLICY_CONFIG, spec.cleanupPolicy()),
+                        AlterConfigOp.OpType.SET));
+            }
+            String wanted = spec.configs().get(TopicConfig.RETENTION_MS_CONFIG);
+            ConfigEntry current = config.get(TopicConfig.RETENTION_MS_CONFIG);
+            if (wanted != null && current != null && keepsLonger(Long.parseLong(wanted), Long.parseLong(current.value()))) {
+                ops.add(new AlterConfigOp(new ConfigEntry(TopicConfig.RETENTION_MS_CONFIG, wanted),
+                        AlterConfigOp.OpType.SET));
+            }
+            if (!ops.isEmpty()) {
+                log.warn("topic {}: {} (was {} and retention.ms {}), so that records are kept as long as Tidemark "
+                        + "needs them", spec.name(), ops.stream().map(o -> o.configEntry().name() + "="
+                        + o.configEntry().value()).toList(), cleanup, current == null ? "?" : current.value());
+                changes.put(resource, ops);
+            }
+        }
+        if (changes.isEmpty()) {
+            return Set.of();
+        }
+        try {
+            admin.incrementalAlterConfigs(changes).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return changes.keySet().stream().map(ConfigResource::name).collect(java.util.stream.Collectors.toSet());
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot change topic settings: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw interrupted("changing topic settings", e);
+        }
+    }
+
+    /** Whether retention {@code wanted} keeps records longer than {@code current}; -1 is for ever. */
+    static boolean keepsLonger(long wanted, long current) {
+        if (current < 0) {
+            return false;
+        }
+        return wanted < 0 || wanted > current;
+    }
+
     /**
-     * A topic just created may take a moment to show in the cluster's metadata; judging it before then would call
-     * a correct topic missing.
+     * A topic just created, or whose settings were just changed, may take a moment to show so in the cluster's
+     * metadata; judging it before then would call a correct topic missing or wrong.
      */
-    private List<TopicStatus> awaitVisible(Collection<TopicSpec<?, ?>> specs, List<String> created) {
+    private List<TopicStatus> awaitVisible(Collection<TopicSpec<?, ?>> specs, List<String> created,
+                                           Set<String> altered) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         while (true) {
             List<TopicStatus> statuses = describe(specs);
-            boolean pending = statuses.stream().anyMatch(s -> !s.exists() && created.contains(s.name()));
+            boolean pending = statuses.stream().anyMatch(s -> !s.exists() && created.contains(s.name())
+                    || altered.contains(s.name()) && !s.ok());
             if (!pending || System.nanoTime() > deadline) {
                 return statuses;
             }

@@ -50,6 +50,19 @@ public final class TopicReader {
         return values;
     }
 
+    /** How many committed records a topic holds now (transaction markers are not records), read with its own consumer. */
+    public static long count(Map<String, Object> consumerProperties, TopicSpec<?, ?> topic, Duration timeout) {
+        Map<String, Object> properties = new HashMap<>(consumerProperties);
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        long[] count = {0};
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            readToEnd(consumer, topic.name(), topic.partitions(), timeout, r -> count[0]++);
+        }
+        return count[0];
+    }
+
     /** Hands over every record of each partition from its {@code from} offset up to (not including) its end. */
     public static void read(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
                             Map<TopicPartition, Long> from, Map<TopicPartition, Long> end, Duration timeout,

@@ -30,9 +30,19 @@ public final class TopicRegistry {
     private final TopicSpec<String, PopulatorCheckpoint> populatorCheckpoint;
 
     public TopicRegistry(String prefix, int shardBits, long metaLogRetentionMs, long tasksRetentionMs) {
+        this(prefix, shardBits, metaLogRetentionMs, tasksRetentionMs, -1);
+    }
+
+    /**
+     * @param deadLetterRetentionMs how long parked records are kept; -1 (the default): until replayed or purged
+     */
+    public TopicRegistry(String prefix, int shardBits, long metaLogRetentionMs, long tasksRetentionMs,
+                         long deadLetterRetentionMs) {
         int shards = 1 << shardBits;
         Map<String, String> metaLogRetention = Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(metaLogRetentionMs));
         Map<String, String> taskRetention = Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(tasksRetentionMs));
+        Map<String, String> deadLetterRetention = Map.of(TopicConfig.RETENTION_MS_CONFIG,
+                String.valueOf(deadLetterRetentionMs));
         metaLog = new TopicSpec<>(prefix + "meta-log", Serdes.String(),
                 new ProtobufSerde<>(MetaLogRecord.parser(), "MetaLogRecord"), shards, TopicConfig.CLEANUP_POLICY_DELETE,
                 metaLogRetention, true);
@@ -42,7 +52,7 @@ public final class TopicRegistry {
                 metaLogRetention, true);
         // Records replay-streams could not read or process, as Kafka Streams' dead-letter handler writes them.
         replayStreamsDlq = new TopicSpec<>(prefix + "replay-streams.dlq", Serdes.ByteArray(), Serdes.ByteArray(), 1,
-                TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, false);
+                TopicConfig.CLEANUP_POLICY_DELETE, deadLetterRetention, false);
         // Compacted: the latest configuration per bucket is the state; a tombstone removes a bucket.
         // A record carries a lifecycle configuration of up to 1 MiB (S3's limit), escaped into JSON.
         bucketConfigs = new TopicSpec<>(prefix + "bucket-configs", Serdes.String(), new JsonSerde<>(BucketConfig.class),
@@ -52,8 +62,12 @@ public final class TopicRegistry {
                 TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, false);
         objectTasks = new TopicSpec<>(prefix + "object-tasks", Serdes.String(), new JsonSerde<>(ObjectTask.class), shards,
                 TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
+        // Compacted, keyed per parked task: a record stays until a replay or purge writes its tombstone, never
+        // dropped by age (DESIGN §4) unless a dead-letter retention is set, which adds deletion by time.
         objectTasksDlq = new TopicSpec<>(prefix + "object-tasks.dlq", Serdes.String(), new JsonSerde<>(DeadLetter.class),
-                shards, TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
+                shards, deadLetterRetentionMs < 0 ? TopicConfig.CLEANUP_POLICY_COMPACT
+                : TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE, deadLetterRetention,
+                true);
         lifecycleEvents = new TopicSpec<>(prefix + "lifecycle-events", Serdes.String(),
                 new JsonSerde<>(LifecycleEvent.class), shards, TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
         // Compacted, one key: only the newest checkpoint matters, and it commits with the events it covers.
@@ -64,7 +78,8 @@ public final class TopicRegistry {
     public static TopicRegistry from(TidemarkConfig config) {
         return new TopicRegistry(config.topicPrefix(), config.shardBits(),
                 config.getLong(TidemarkConfig.TOPIC_META_LOG_RETENTION_MS),
-                config.getLong(TidemarkConfig.TOPIC_TASKS_RETENTION_MS));
+                config.getLong(TidemarkConfig.TOPIC_TASKS_RETENTION_MS),
+                config.getLong(TidemarkConfig.TOPIC_DLQ_RETENTION_MS));
     }
 
     public TopicSpec<String, MetaLogRecord> metaLog() {

@@ -43,6 +43,23 @@ class TopicRegistryTest {
         assertThat(registry.metaLog().configs()).containsEntry("retention.ms", String.valueOf(7L * 24 * 3600 * 1000));
     }
 
+    /** DESIGN §4 and §7.6: parked work is never dropped by age, and queued work outlives any plausible backlog. */
+    @Test
+    void shouldKeepParkedTasksUntilReplayedOrPurgedAndTasksFarLongerThanAnyBacklog() {
+        assertThat(registry.objectTasksDlq().cleanupPolicy()).as("a tombstone per replay or purge; nothing by age")
+                .isEqualTo("compact");
+        assertThat(registry.objectTasksDlq().configs()).containsEntry("retention.ms", "-1");
+        assertThat(registry.replayStreamsDlq().configs()).containsEntry("retention.ms", "-1");
+        long thirtyDays = 30L * 24 * 3600 * 1000;
+        for (TopicSpec<?, ?> tasks : java.util.List.of(registry.objectTasks(), registry.bucketTasks())) {
+            assertThat(Long.parseLong(tasks.configs().get("retention.ms"))).as(tasks.name())
+                    .isGreaterThanOrEqualTo(thirtyDays);
+        }
+        TopicRegistry bounded = TopicRegistry.from(new TidemarkConfig(Map.of("topic.dlq.retention.ms", "86400000")));
+        assertThat(bounded.objectTasksDlq().cleanupPolicy()).isEqualTo("compact,delete");
+        assertThat(bounded.objectTasksDlq().configs()).containsEntry("retention.ms", "86400000");
+    }
+
     @Test
     void shouldPartitionByTheObjectsShard() {
         String key = ShardPartitioner.key("my-bucket", "path/to/object.txt");

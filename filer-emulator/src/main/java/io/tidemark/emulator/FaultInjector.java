@@ -17,8 +17,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Knobs that make the emulator misbehave on purpose, settable at start and while it runs: a probability of
- * failing any RPC with UNAVAILABLE, a latency added to every RPC, outcomes forced for chosen object paths, and
- * lookups of chosen names refused with a status of their own (a permanent error for one entry, say).
+ * failing any RPC with UNAVAILABLE, a latency added to every RPC, calls of one RPC failed with any status code,
+ * outcomes forced for chosen object paths, and lookups of chosen names refused with a status of their own (a
+ * permanent error for one entry, say).
  */
 public final class FaultInjector implements ServerInterceptor {
 
@@ -30,6 +31,28 @@ public final class FaultInjector implements ServerInterceptor {
     private volatile Duration latency = Duration.ZERO;
     private final Map<String, ForcedOutcome> forced = new ConcurrentHashMap<>();
     private final Map<String, Status.Code> refusedLookups = new ConcurrentHashMap<>();
+    private final Map<String, Failing> failing = new ConcurrentHashMap<>();
+
+    /** Calls of one RPC answered with a status: {@code remaining} more of them, or every one while negative. */
+    private record Failing(Status.Code code, boolean forever, java.util.concurrent.atomic.AtomicInteger remaining) {
+
+        boolean take() {
+            return forever || remaining.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+        }
+    }
+
+    /**
+     * Makes the next {@code times} calls of an RPC (its bare name: {@code LifecycleDelete}, {@code ListEntries},
+     * {@code LookupDirectoryEntry}, {@code SubscribeMetadata}...) fail with {@code code}; {@code times < 0} fails
+     * every call until {@link #clearFailures}. Any status code, as a real server or proxy might answer.
+     */
+    public void fail(String rpc, Status.Code code, int times) {
+        failing.put(rpc, new Failing(code, times < 0, new java.util.concurrent.atomic.AtomicInteger(Math.max(0, times))));
+    }
+
+    public void clearFailures() {
+        failing.clear();
+    }
 
     /** Makes every {@code LookupDirectoryEntry} of an entry called {@code name} fail with {@code code}. */
     public void refuseLookups(String name, Status.Code code) {
@@ -69,6 +92,7 @@ public final class FaultInjector implements ServerInterceptor {
     public void clearAll() {
         forced.clear();
         refusedLookups.clear();
+        failing.clear();
         unavailableProbability = 0;
         latency = Duration.ZERO;
     }
@@ -87,6 +111,12 @@ public final class FaultInjector implements ServerInterceptor {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        Failing failure = failing.get(call.getMethodDescriptor().getBareMethodName());
+        if (failure != null && failure.take()) {
+            call.close(Status.fromCode(failure.code()).withDescription("injected " + failure.code()), new Metadata());
+            return new ServerCall.Listener<>() {
+            };
         }
         if (unavailableProbability > 0 && ThreadLocalRandom.current().nextDouble() < unavailableProbability) {
             call.close(Status.UNAVAILABLE.withDescription("injected fault"), new Metadata());

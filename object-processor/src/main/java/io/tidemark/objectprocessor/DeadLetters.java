@@ -8,7 +8,10 @@ import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -16,15 +19,18 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * What operators do with parked tasks: read them ({@code tidemark dlq list}) and send chosen ones back to
- * {@code object-tasks} ({@code tidemark dlq replay}). A replayed task keeps its action id and identity, so the
- * gateway checks it again as it would have the first time; replaying twice is harmless (the second delete finds
- * the identity gone and answers NOOP). Each replay is recorded in {@code lifecycle-events}.
+ * What operators do with parked tasks: read them ({@code tidemark dlq list}), send chosen ones back to
+ * {@code object-tasks} ({@code tidemark dlq replay}) or give them up ({@code tidemark dlq purge}). The dead-letter
+ * topic is compacted and keyed per parked task, so a record stays until a replay or purge writes its tombstone:
+ * what is listed is what is parked now. A replayed task keeps its action id and identity, and goes through the
+ * object processor's checks again — the rules as they are now, then the gateway's identity and lock checks — so
+ * replaying twice is harmless. Each replay and purge is recorded in {@code lifecycle-events}.
  */
 public final class DeadLetters {
 
@@ -48,32 +54,42 @@ public final class DeadLetters {
         this.topics = TopicRegistry.from(config);
     }
 
-    /** Every parked record, in topic order (by partition, then offset). */
+    /** Every task parked and not yet replayed or purged, in topic order (by partition, then offset). */
     public List<Parked> read(Duration timeout) {
         TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
         Map<String, Object> properties = config.consumerProperties();
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        List<Parked> parked = new ArrayList<>();
+        Map<String, Parked> live = new LinkedHashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             TopicReader.readToEnd(consumer, dlq.name(), consumer.partitionsFor(dlq.name(), timeout).size(), timeout,
-                    r -> parked.add(new Parked(r.partition(), r.offset(),
-                            dlq.keySerde().deserializer().deserialize(dlq.name(), r.key()),
-                            dlq.valueSerde().deserializer().deserialize(dlq.name(), r.value()))));
+                    r -> {
+                        String key = dlq.keySerde().deserializer().deserialize(dlq.name(), r.key());
+                        // A key is one parked task on one partition; its latest record says whether it still is.
+                        String slot = r.partition() + "/" + key;
+                        if (r.value() == null) {
+                            live.remove(slot);
+                        } else {
+                            live.put(slot, new Parked(r.partition(), r.offset(), key,
+                                    dlq.valueSerde().deserializer().deserialize(dlq.name(), r.value())));
+                        }
+                    });
         }
-        parked.sort((a, b) -> a.partition != b.partition ? Integer.compare(a.partition, b.partition)
-                : Long.compare(a.offset, b.offset));
+        List<Parked> parked = new ArrayList<>(live.values());
+        parked.sort(Comparator.comparingInt(Parked::partition).thenComparingLong(Parked::offset));
         return parked;
     }
 
-    /** Sends the chosen parked tasks back to {@code object-tasks}, each on its own partition, and records it. */
+    /**
+     * Sends the chosen parked tasks back to {@code object-tasks}, each on its own partition, records it, and then
+     * removes them from the dead-letter topic. A crash between the two leaves a task both replayed and parked: a
+     * second replay of it is answered NOOP.
+     */
     public Replay replay(List<Parked> chosen, Clock clock) throws InterruptedException, ExecutionException {
         List<Parked> sent = new ArrayList<>();
         List<Parked> unreadable = new ArrayList<>();
-        Map<String, Object> properties = ObjectProcessorService.producerProperties(config);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (Parked p : chosen) {
                 if (p.letter().task() == null) {
@@ -81,24 +97,74 @@ public final class DeadLetters {
                     continue;
                 }
                 ObjectTask task = replayed(p.letter().task());
-                acks.add(producer.send(topics.objectTasks().record(p.partition(), p.key(), task)));
-                acks.add(producer.send(topics.lifecycleEvents().record(p.partition(), p.key(), TaskRecorder.event(task,
+                acks.add(producer.send(topics.objectTasks().record(p.partition(), lane(p), task)));
+                acks.add(producer.send(topics.lifecycleEvents().record(p.partition(), lane(p), TaskRecorder.event(task,
                         "REPLAYED", "replayed from " + topics.objectTasksDlq().name() + "/" + p.partition() + "@"
                                 + p.offset() + " after " + p.letter().outcome(), p.letter().attempts(),
                         clock.instant()))));
                 sent.add(p);
             }
-            for (Future<RecordMetadata> ack : acks) {
-                ack.get();
-            }
+            awaitAll(acks);
+            awaitAll(sent.stream().map(p -> producer.send(tombstone(p))).toList());
         }
         return new Replay(sent, unreadable);
     }
 
+    /**
+     * Gives the chosen parked records up for good: removed from the dead-letter topic, each purge recorded in
+     * {@code lifecycle-events} (records never readable as tasks are removed without one).
+     */
+    public List<Parked> purge(List<Parked> chosen, Clock clock) throws InterruptedException, ExecutionException {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (Parked p : chosen) {
+                if (p.letter().task() != null) {
+                    acks.add(producer.send(topics.lifecycleEvents().record(p.partition(), lane(p), TaskRecorder.event(
+                            p.letter().task(), "PURGED", "purged from " + topics.objectTasksDlq().name() + "/"
+                                    + p.partition() + "@" + p.offset() + " after " + p.letter().outcome(),
+                            p.letter().attempts(), clock.instant()))));
+                }
+            }
+            awaitAll(acks);
+            awaitAll(chosen.stream().map(p -> producer.send(tombstone(p))).toList());
+        }
+        return chosen;
+    }
+
+    /** Parked records written before {@code before}, by when their task last failed. */
+    public static boolean parkedBefore(Parked p, Instant before) {
+        return p.letter().lastFailure() != null && p.letter().lastFailure().isBefore(before);
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        return new KafkaProducer<>(ObjectProcessorService.producerProperties(config), new ByteArraySerializer(),
+                new ByteArraySerializer());
+    }
+
+    private ProducerRecord<byte[], byte[]> tombstone(Parked p) {
+        TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
+        return new ProducerRecord<>(dlq.name(), p.partition(), dlq.keySerde().serializer().serialize(dlq.name(), p.key()),
+                null);
+    }
+
+    /**
+     * The object's key as {@code object-tasks} keys it: the dead-letter key less its {@code #actionId} (records parked
+     * before dead letters had keys of their own carry the object's key alone).
+     */
+    private static String lane(Parked p) {
+        String suffix = "#" + p.letter().task().actionId();
+        return p.key().endsWith(suffix) ? p.key().substring(0, p.key().length() - suffix.length()) : p.key();
+    }
+
+    private static void awaitAll(List<Future<RecordMetadata>> acks) throws InterruptedException, ExecutionException {
+        for (Future<RecordMetadata> ack : acks) {
+            ack.get();
+        }
+    }
+
     private static ObjectTask replayed(ObjectTask task) {
         ObjectTask.Details d = task.details();
-        ObjectTask.Details details = d == null ? null : new ObjectTask.Details(d.expectedIdentity(), d.ruleId(),
-                d.ruleHash(), d.dueAt(), "dlq-replay", d.scanId());
-        return new ObjectTask(task.actionId(), task.action(), task.kind(), task.target(), details);
+        return new ObjectTask(task.actionId(), task.action(), task.kind(), task.target(),
+                d == null ? null : d.from("dlq-replay"));
     }
 }

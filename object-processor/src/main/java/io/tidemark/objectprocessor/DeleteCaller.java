@@ -17,11 +17,13 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Makes {@code LifecycleDelete} calls without blocking: each attempt first takes a permit from this instance's share
- * of the group's rate, and an attempt that fails in transport (UNAVAILABLE, a deadline) is repeated with capped,
- * jittered exponential backoff until the gateway answers. The answer itself, whatever it is, is the caller's.
+ * of the group's rate, and an attempt that fails in transport (UNAVAILABLE, RESOURCE_EXHAUSTED, a deadline) is
+ * repeated with capped, jittered exponential backoff until the gateway answers. The answer itself, whatever it is,
+ * is the caller's; so is a call the server failed on or refused.
  */
 final class DeleteCaller {
 
@@ -65,11 +67,17 @@ final class DeleteCaller {
         return rate;
     }
 
-    /** The gateway's answer; exceptionally a {@link SeaweedCallException} only for a permanent failure. */
+    /**
+     * The gateway's answer; exceptionally a {@link SeaweedCallException} only for a failure that is not transport
+     * (the server failed on the call, or refused it).
+     */
     CompletableFuture<LifecycleDeleteResponse> call(LifecycleDeleteRequest request) {
-        CompletionStage<LifecycleDeleteResponse> answer = Retry.decorateCompletionStage(transportRetry, scheduler,
-                () -> afterPermit().thenCompose(ignored -> timed(request))).get();
-        return answer.toCompletableFuture();
+        return untilAnswered(() -> afterPermit().thenCompose(ignored -> timed(request)));
+    }
+
+    /** Any SeaweedFS call made with the same patience: transport failures repeated with backoff until it is answered. */
+    <T> CompletableFuture<T> untilAnswered(Supplier<CompletionStage<T>> call) {
+        return Retry.decorateCompletionStage(transportRetry, scheduler, call).get().toCompletableFuture();
     }
 
     private CompletableFuture<LifecycleDeleteResponse> timed(LifecycleDeleteRequest request) {

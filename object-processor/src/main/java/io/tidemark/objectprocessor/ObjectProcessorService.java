@@ -2,10 +2,12 @@ package io.tidemark.objectprocessor;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.LifecycleDeleteClient;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.StatusLog;
+import io.tidemark.topics.CommittedLagGauge;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Clock;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.kafka.clients.admin.Admin;
@@ -27,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code tidemark object-processor}: one member of the consumer group {@code <prefix>object-processor}, running a
- * {@link TaskLoop} on a thread of its own. Ready once the loop polls; a failure of the loop (Kafka refusing the
+ * {@link TaskLoop} on a thread of its own. It talks to the S3 gateway (LifecycleDelete) and to the filer (each
+ * bucket's rules as they are now, and the listings an abort is checked with). Ready once the loop polls; a failure of the loop (Kafka refusing the
  * audit trail) fails the service. SIGTERM lets calls in flight finish within half the shutdown timeout, commits
  * what finished, and leaves the group.
  */
@@ -46,10 +50,13 @@ public final class ObjectProcessorService extends ManagedService {
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile KafkaProducer<byte[], byte[]> producer;
     private volatile LifecycleDeleteClient gateway;
+    private volatile FilerClient filer;
     private volatile ScheduledExecutorService scheduler;
+    private volatile ExecutorService checks;
     private volatile TaskLoop loop;
     private volatile Thread worker;
     private volatile StatusLog statusLog;
+    private volatile CommittedLagGauge committedLag;
 
     public ObjectProcessorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         super("object-processor");
@@ -70,7 +77,8 @@ public final class ObjectProcessorService extends ManagedService {
         TopicRegistry topics = TopicRegistry.from(config);
         try (Admin admin = Admin.create(config.adminProperties())) {
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR))
-                    .ensure(List.of(topics.objectTasks(), topics.objectTasksDlq(), topics.lifecycleEvents()));
+                    .ensure(List.of(topics.objectTasks(), topics.objectTasksDlq(), topics.lifecycleEvents(),
+                            topics.bucketTasks()));
         }
         consumer = new KafkaConsumer<>(consumerProperties(config), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
@@ -79,15 +87,28 @@ public final class ObjectProcessorService extends ManagedService {
         bindings.add(Metrics.bind(meters, producer));
         gateway = LifecycleDeleteClient.connect(config.getString(TidemarkConfig.S3_GRPC_ADDRESS), config.grpcTls(),
                 config.grpcDeadline());
+        filer = FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
+                config.grpcDeadline());
         scheduler = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "object-processor-timers");
             t.setDaemon(true);
             return t;
         });
+        // Listings an abort is checked with: rare, blocking, and never on the loop's thread.
+        checks = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "object-processor-checks");
+            t.setDaemon(true);
+            return t;
+        });
+        DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);
+        ActionRunner runner = new ActionRunner(
+                new CurrentRules(filer, config.ruleReader(), settings.rulesMaxAge(), System::nanoTime),
+                new UploadLeftovers(filer), new VersionCheck(filer), caller,
+                new OutcomePolicy(settings.retryLaterMaxAttempts(), settings.faultMaxAttempts()), checks, clock,
+                System::nanoTime);
         loop = new TaskLoop(consumer, topics.objectTasks().name(),
-                new TaskDecoder(topics.objectTasks().valueSerde().deserializer()),
-                new DeleteCaller(gateway, scheduler, settings, metrics),
-                new TaskRecorder(producer, topics.lifecycleEvents(), topics.objectTasksDlq()),
+                new TaskDecoder(topics.objectTasks().valueSerde().deserializer()), caller, runner,
+                new TaskRecorder(producer, topics.lifecycleEvents(), topics.objectTasksDlq(), topics.bucketTasks()),
                 settings, metrics, scheduler, clock);
         worker = new Thread(() -> {
             try {
@@ -97,6 +118,8 @@ public final class ObjectProcessorService extends ManagedService {
             }
         }, "object-processor-loop");
         worker.start();
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, ProcessorSettings.groupId(config),
+                List.of(topics.objectTasks().name()), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("object-processor",
                 config.millis(TidemarkConfig.OBJECT_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
     }
@@ -106,7 +129,9 @@ public final class ObjectProcessorService extends ManagedService {
         Map<String, Object> properties = config.consumerProperties();
         properties.put(ConsumerConfig.GROUP_ID_CONFIG, ProcessorSettings.groupId(config));
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // Never a silent jump: a new group starts at the beginning, and a position retention has deleted is logged,
+        // counted and alerted on before the loop moves on (TaskLoop#poll).
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         return properties;
     }
@@ -140,8 +165,14 @@ public final class ObjectProcessorService extends ManagedService {
         if (statusLog != null) {
             statusLog.close();
         }
+        if (committedLag != null) {
+            committedLag.close();
+        }
         if (scheduler != null) {
             scheduler.shutdownNow();
+        }
+        if (checks != null) {
+            checks.shutdownNow();
         }
         for (AutoCloseable binding : bindings) {
             binding.close();
@@ -154,6 +185,9 @@ public final class ObjectProcessorService extends ManagedService {
         }
         if (gateway != null) {
             gateway.close();
+        }
+        if (filer != null) {
+            filer.close();
         }
     }
 }

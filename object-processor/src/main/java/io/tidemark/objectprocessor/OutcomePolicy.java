@@ -1,45 +1,120 @@
 package io.tidemark.objectprocessor;
 
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.seaweed.client.FailureKind;
 import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
+import java.util.Set;
 
 /**
- * What the processor does with each answer (DESIGN §6): DONE, NOOP_RESOLVED and SKIPPED_OBJECT_LOCK finish the task;
- * RETRY_LATER calls again later, up to a limit, then parks; BLOCKED, an outcome this version does not know, and a
- * call the gateway refuses outright park at once. Transport failures never reach here: the caller repeats them.
+ * What the processor does with each answer (DESIGN §6, §7.6).
+ *
+ * <ul>
+ *   <li>DONE and the NOOPs that settle the task finish it.</li>
+ *   <li>Answers that mean "not now" rather than "never" finish the task <em>and</em> ask for a walk of the key, which
+ *   evaluates it again as it is now and re-arms its timer or sends a new task: SKIPPED_OBJECT_LOCK (the lock may
+ *   end), NOOP STALE_IDENTITY (the entry changed after the decision; a lock or metadata change arms no timer of its
+ *   own), and NOOP NOT_FOUND (upstream answers it for any failure to read the entry, not only for a missing one). A
+ *   task that such a walk produced and that is answered NOT_FOUND or SKIPPED_OBJECT_LOCK again — the walk found it
+ *   there and free a moment before — is retried, then parked: never a loop.</li>
+ *   <li>RETRY_LATER, and a call the server failed on (UNKNOWN, INTERNAL, CANCELLED: a restart's reset streams look like
+ *   this), are called again later, up to their limits, then parked.</li>
+ *   <li>BLOCKED, an outcome this version does not know, and a request the gateway refuses outright park at once.</li>
+ * </ul>
+ * Transport failures (UNAVAILABLE, deadlines) never reach here: the caller repeats them until answered.
  */
 final class OutcomePolicy {
 
     enum Verdict { COMPLETE, RETRY_LATER, PARK }
 
-    /** @param outcome the outcome's name as recorded in metrics, audit and dead letters */
-    record Decision(Verdict verdict, String outcome, String reason) {
+    /**
+     * @param outcome     the outcome's name as recorded in metrics, audit and dead letters
+     * @param walkTheKey  after recording the outcome, ask for a walk of the task's key
+     */
+    record Decision(Verdict verdict, String outcome, String reason, boolean walkTheKey) {
+
+        Decision(Verdict verdict, String outcome, String reason) {
+            this(verdict, outcome, reason, false);
+        }
     }
 
     static final String RPC_ERROR = "RPC_ERROR";
+    static final String NOOP_RULE_CHANGED = "NOOP_RULE_CHANGED";
+    static final String UPLOAD_COMPLETED_LEFTOVER = "UPLOAD_COMPLETED_LEFTOVER";
+    static final String NOOP_VERSION_CHANGED = "NOOP_VERSION_CHANGED";
+    /** The scan id prefix of a walk the processor asks for, and so of the tasks that walk produces. */
+    static final String RECHECK_SCAN = "recheck-";
+    private static final Set<String> NOT_NOW_NOOPS = Set.of("NOT_FOUND", "STALE_IDENTITY");
 
     private final int retryLaterMaxAttempts;
+    private final int faultMaxAttempts;
 
-    OutcomePolicy(int retryLaterMaxAttempts) {
+    OutcomePolicy(int retryLaterMaxAttempts, int faultMaxAttempts) {
         this.retryLaterMaxAttempts = retryLaterMaxAttempts;
+        this.faultMaxAttempts = faultMaxAttempts;
     }
 
     /** @param attempts calls made so far for this task, this one included */
-    Decision decide(LifecycleDeleteResponse response, int attempts) {
+    Decision decide(ObjectTask task, LifecycleDeleteResponse response, int attempts) {
         String outcome = response.getOutcome().name();
         String reason = response.getReason();
         return switch (response.getOutcome()) {
-            case DONE, NOOP_RESOLVED, SKIPPED_OBJECT_LOCK -> new Decision(Verdict.COMPLETE, outcome, reason);
-            case RETRY_LATER -> attempts < retryLaterMaxAttempts
-                    ? new Decision(Verdict.RETRY_LATER, outcome, reason)
-                    : new Decision(Verdict.PARK, outcome, "still RETRY_LATER after " + attempts + " attempts: " + reason);
+            case DONE -> new Decision(Verdict.COMPLETE, outcome, reason);
+            case NOOP_RESOLVED -> NOT_NOW_NOOPS.contains(reason) ? notNow(task, outcome, reason, attempts)
+                    : new Decision(Verdict.COMPLETE, outcome, reason);
+            case SKIPPED_OBJECT_LOCK -> notNow(task, outcome, reason, attempts);
+            case RETRY_LATER -> retryOrPark(outcome, reason, attempts, retryLaterMaxAttempts);
             case BLOCKED -> new Decision(Verdict.PARK, outcome, reason);
             default -> new Decision(Verdict.PARK, outcome, "unknown outcome " + outcome + ": " + reason);
         };
     }
 
-    /** A call that failed for good (the gateway refused the request itself). */
-    Decision refused(SeaweedCallException error) {
-        return new Decision(Verdict.PARK, RPC_ERROR, error.getMessage());
+    /**
+     * A call that failed for good: retried a bounded number of times when the server failed on it (it may pass),
+     * parked at once when the request itself was refused (INVALID_ARGUMENT, PERMISSION_DENIED, UNIMPLEMENTED...).
+     */
+    Decision refused(SeaweedCallException error, int attempts) {
+        if (error.kind() == FailureKind.PERMANENT) {
+            return new Decision(Verdict.PARK, RPC_ERROR, error.getMessage());
+        }
+        return retryOrPark(RPC_ERROR, error.getMessage(), attempts, faultMaxAttempts);
+    }
+
+    /** The rules as they are now no longer ask for the task: it deletes nothing, and nothing more is owed. */
+    static Decision ruleChanged(String why) {
+        return new Decision(Verdict.COMPLETE, NOOP_RULE_CHANGED, why);
+    }
+
+    /**
+     * The version is the current one again, or its rank no longer passes the rule's keep count: nothing is owed (a
+     * version that falls noncurrent again is timed again; ranks are counted again by the next walk).
+     */
+    static Decision versionChanged(String why) {
+        return new Decision(Verdict.COMPLETE, NOOP_VERSION_CHANGED, why);
+    }
+
+    static Decision uploadCompleted(String why) {
+        return new Decision(Verdict.PARK, UPLOAD_COMPLETED_LEFTOVER, "not aborted: " + why);
+    }
+
+    /** Whether a task came from a walk the processor asked for after a "not now" answer. */
+    static boolean fromRecheck(ObjectTask task) {
+        return task.details() != null && task.details().scanId() != null
+                && task.details().scanId().startsWith(RECHECK_SCAN);
+    }
+
+    private Decision notNow(ObjectTask task, String outcome, String reason, int attempts) {
+        // A changed entry is a real write each time, so a walk after it can never loop on its own.
+        if (!fromRecheck(task) || reason.equals("STALE_IDENTITY")) {
+            return new Decision(Verdict.COMPLETE, outcome, reason, true);
+        }
+        // A walk of the key found it due and free a moment ago: the answer is a race or a read failure. Try again a
+        // few times, then leave it where an operator sees it.
+        return retryOrPark(outcome, reason, attempts, retryLaterMaxAttempts);
+    }
+
+    private static Decision retryOrPark(String outcome, String reason, int attempts, int maxAttempts) {
+        return attempts < maxAttempts ? new Decision(Verdict.RETRY_LATER, outcome, reason)
+                : new Decision(Verdict.PARK, outcome, "still " + outcome + " after " + attempts + " attempts: " + reason);
     }
 }

@@ -33,7 +33,11 @@ public final class ProcessorMetrics {
     private final AtomicInteger buffered = new AtomicInteger();
     private final AtomicInteger partitions = new AtomicInteger();
     private final LongAdder parked = new LongAdder();
+    private final Map<String, Counter> walks = new ConcurrentHashMap<>();
+    private final LongAdder walksRequested = new LongAdder();
+    private final Counter offsetsLost;
     private volatile double rate;
+    private volatile double oldestCall;
 
     public ProcessorMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -56,11 +60,17 @@ public final class ProcessorMetrics {
                 .description("Tasks read and not finished").register(registry);
         Gauge.builder("tidemark.object.processor.assigned.partitions", partitions, AtomicInteger::get)
                 .description("object-tasks partitions assigned to this instance").register(registry);
+        Gauge.builder("tidemark.object.processor.oldest.call.seconds", this, m -> m.oldestCall)
+                .description("How long the oldest task attempt under way has waited for an answer, transport retries "
+                        + "included: an unreachable gateway shows here, not as errors").register(registry);
+        offsetsLost = Counter.builder("tidemark.object.processor.offsets.lost")
+                .description("Partitions whose committed position was no longer in the log (retention deleted "
+                        + "unprocessed tasks): the consumer resumed at the oldest task left").register(registry);
         Gauge.builder("tidemark.object.processor.rate.share", this, m -> m.rate)
                 .description("This instance's share of the group's deletes per second (0: no limit)").register(registry);
     }
 
-    /** A task finished with a gateway outcome (DONE, NOOP_RESOLVED, SKIPPED_OBJECT_LOCK). */
+    /** A task finished: a gateway outcome (DONE, NOOP_RESOLVED, SKIPPED_OBJECT_LOCK) or NOOP_RULE_CHANGED. */
     void finished(String kind, String outcome) {
         counter(tasks, "tidemark.object.processor.tasks", "Tasks finished, by kind and outcome", kind, outcome)
                 .increment();
@@ -77,6 +87,31 @@ public final class ProcessorMetrics {
         counter(deadLetters, "tidemark.object.processor.dlq.records", "Tasks parked in the dead-letter topic",
                 kind, outcome).increment();
         parked.increment();
+    }
+
+    /** A walk of a task's key asked for after an answer that means "not now". */
+    void walkRequested(String outcome) {
+        walks.computeIfAbsent(outcome, o -> Counter.builder("tidemark.object.processor.key.walks")
+                .tag("outcome", o).description("Walks of a task's key asked for after an answer that means not now "
+                        + "(lock, changed entry, unreadable entry), so its expiration is not lost")
+                .register(registry)).increment();
+        walksRequested.increment();
+    }
+
+    public long walksRequested() {
+        return walksRequested.sum();
+    }
+
+    void offsetsLost(int partitions) {
+        offsetsLost.increment(partitions);
+    }
+
+    public double offsetsLostCount() {
+        return offsetsLost.count();
+    }
+
+    void oldestCall(double seconds) {
+        oldestCall = seconds;
     }
 
     void invalid() {
@@ -138,9 +173,10 @@ public final class ProcessorMetrics {
 
     public String statusLine() {
         return String.format(Locale.ROOT, "object-processor: partitions=%d in-flight=%d buffered=%d done=%d noop=%d "
-                        + "skipped-lock=%d parked=%d rate=%.1f/s", partitions.get(), inFlight.get(), buffered.get(),
-                finishedCount("DONE"), finishedCount("NOOP_RESOLVED"), finishedCount("SKIPPED_OBJECT_LOCK"),
-                parked.sum(), rate);
+                        + "rule-changed=%d skipped-lock=%d key-walks=%d parked=%d rate=%.1f/s", partitions.get(),
+                inFlight.get(), buffered.get(), finishedCount("DONE"), finishedCount("NOOP_RESOLVED"),
+                finishedCount(OutcomePolicy.NOOP_RULE_CHANGED), finishedCount("SKIPPED_OBJECT_LOCK"),
+                walksRequested.sum(), parked.sum(), rate);
     }
 
     private Counter counter(Map<String, Counter> cache, String name, String description, String kind, String outcome) {

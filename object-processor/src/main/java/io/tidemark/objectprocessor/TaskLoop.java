@@ -1,10 +1,9 @@
 package io.tidemark.objectprocessor;
 
 import io.github.resilience4j.core.IntervalFunction;
+import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.objectprocessor.OutcomePolicy.Decision;
-import io.tidemark.seaweed.client.SeaweedCallException;
-import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +24,8 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -51,8 +52,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final String topic;
     private final TaskDecoder decoder;
     private final DeleteCaller caller;
+    private final ActionRunner runner;
     private final TaskRecorder recorder;
-    private final OutcomePolicy policy;
     private final ProcessorSettings settings;
     private final ProcessorMetrics metrics;
     private final ScheduledExecutorService scheduler;
@@ -74,14 +75,14 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private volatile boolean polling;
 
     TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
-             TaskRecorder recorder, ProcessorSettings settings, ProcessorMetrics metrics,
+             ActionRunner runner, TaskRecorder recorder, ProcessorSettings settings, ProcessorMetrics metrics,
              ScheduledExecutorService scheduler, Clock clock) {
         this.consumer = consumer;
         this.topic = topic;
         this.decoder = decoder;
         this.caller = caller;
+        this.runner = runner;
         this.recorder = recorder;
-        this.policy = new OutcomePolicy(settings.retryLaterMaxAttempts());
         this.settings = settings;
         this.metrics = metrics;
         this.scheduler = scheduler;
@@ -121,7 +122,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         // A poll costs more than an answer: skip it while enough work is queued, but never for long.
         if (ready.size() < settings.maxInFlight() || System.nanoTime() - lastPollNanos >= MAX_POLL_GAP_NANOS) {
             lastPollNanos = System.nanoTime();
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
+            for (ConsumerRecord<byte[], byte[]> record : poll(timeout)) {
                 accept(record);
             }
             polling = true;
@@ -134,6 +135,32 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         if (System.nanoTime() - lastGaugesNanos >= GAUGE_INTERVAL_NANOS) {
             publishGauges();
         }
+    }
+
+    /**
+     * Polls with {@code auto.offset.reset=none}: a partition the group never committed starts at the beginning of its
+     * log, as a new group should; a committed position the log no longer holds means retention deleted tasks nobody
+     * processed (their timers are gone), which is said loudly and counted before the loop resumes at the oldest task
+     * left. Either way it is a decision made here, never a silent reset.
+     */
+    private Iterable<ConsumerRecord<byte[], byte[]>> poll(Duration timeout) {
+        try {
+            return consumer.poll(timeout);
+        } catch (NoOffsetForPartitionException e) {
+            log.info("no committed position for {}: starting at the beginning of the log", e.partitions());
+            consumer.seekToBeginning(e.partitions());
+        } catch (OffsetOutOfRangeException e) {
+            Map<TopicPartition, Long> lost = e.offsetOutOfRangePartitions();
+            Map<TopicPartition, Long> oldest = consumer.beginningOffsets(lost.keySet());
+            log.error("tasks were deleted by retention before they were processed: {} (committed position → oldest "
+                    + "offset left: {}); their expirations are lost unless a walk finds them again. Raise "
+                    + "topic.tasks.retention.ms, and see docs/operations.md#tidemarktaskslost", lost.keySet(),
+                    lost.entrySet().stream().map(en -> en.getKey().partition() + ":" + en.getValue() + "→"
+                            + oldest.get(en.getKey())).toList());
+            metrics.offsetsLost(lost.size());
+            consumer.seekToBeginning(lost.keySet());
+        }
+        return List.of();
     }
 
     private void awaitArrival(Duration atMost) {
@@ -203,38 +230,51 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             }
             int attempt = ++task.attempts;
             inFlight++;
-            caller.call(task.request).whenComplete((response, error) ->
-                    post(() -> answered(task, attempt, response, error)));
+            runner.run(task, attempt).whenComplete((decision, error) ->
+                    post(() -> answered(task, attempt, decision, error)));
         }
     }
 
-    private void answered(PendingTask task, int attempt, LifecycleDeleteResponse response, Throwable error) {
+    private void answered(PendingTask task, int attempt, Decision decision, Throwable error) {
         inFlight--;
-        Throwable cause = error == null ? null : DeleteCaller.cause(error);
-        if (cause != null && !(cause instanceof SeaweedCallException)) {
-            // Not an answer from the gateway (the call was cancelled at shutdown): the task stays unfinished.
-            log.debug("call for {} ended without an answer: {}", task.source(), cause.toString());
+        if (error != null) {
+            // Not an answer (the attempt was cancelled at shutdown): the task stays unfinished.
+            log.debug("attempt for {} ended without an answer: {}", task.source(), DeleteCaller.cause(error).toString());
             return;
         }
-        Decision decision = cause == null ? policy.decide(response, attempt) : policy.refused((SeaweedCallException) cause);
         metrics.attempt(task.kind.name(), decision.outcome());
         Instant now = clock.instant();
         CompletableFuture<Void> audit = recorder.attempt(task.task, task.partition.partition(), task.lane,
                 decision.outcome(), decision.reason(), attempt, now);
         boolean owned = work.get(task.partition) == task.owner;
         switch (decision.verdict()) {
-            case COMPLETE -> write(audit, e -> {
-                metrics.finished(task.kind.name(), decision.outcome());
-                finishInLane(task);
-            });
+            case COMPLETE -> {
+                if (decision.outcome().equals(OutcomePolicy.NOOP_RULE_CHANGED)) {
+                    log.info("{}: {} {} {} not sent: {}", task.source(), task.kind, task.task.target().bucket(),
+                            task.task.target().objectPath(), decision.reason());
+                }
+                CompletableFuture<Void> recorded = audit;
+                if (decision.walkTheKey()) {
+                    BucketTask walk = walkOf(task);
+                    metrics.walkRequested(decision.outcome());
+                    log.info("{}: {} answered {} {} for {} {}; a walk of the key ({}) evaluates it again", task.source(),
+                            task.kind, decision.outcome(), decision.reason(), task.task.target().bucket(),
+                            task.task.target().objectPath(), walk.details().scanId());
+                    recorded = CompletableFuture.allOf(audit, recorder.walk(walk));
+                }
+                write(recorded, e -> {
+                    metrics.finished(task.kind.name(), decision.outcome());
+                    finishInLane(task);
+                });
+            }
             case RETRY_LATER -> {
                 write(audit, e -> { });
                 task.firstFailure = task.firstFailure == null ? now : task.firstFailure;
                 task.lastFailure = now;
                 task.owner.hold(task, now);
                 long delay = retryLaterBackoff.apply(attempt);
-                log.info("{}: {} answered RETRY_LATER ({}), attempt {} of {}; calling again in {} ms", task.source(),
-                        task.kind, decision.reason(), attempt, settings.retryLaterMaxAttempts(), delay);
+                log.info("{}: {} answered {} ({}), attempt {}; calling again in {} ms", task.source(), task.kind,
+                        decision.outcome(), decision.reason(), attempt, delay);
                 if (owned) {
                     scheduler.schedule(() -> post(() -> ready.addLast(task)), delay, TimeUnit.MILLISECONDS);
                 }
@@ -254,6 +294,18 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                 });
             }
         }
+    }
+
+    /**
+     * A recovery walk of the task's key alone: the walker lists it as it is now, sends a task for what is due and
+     * free, and re-arms the timer of what is not (a lock waited out, a lifted hold's update event arming it again).
+     */
+    static BucketTask walkOf(PendingTask task) {
+        String bucket = task.task.target().bucket();
+        String key = task.lane.startsWith(bucket + "/") ? task.lane.substring(bucket.length() + 1)
+                : task.task.target().objectPath();
+        return new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket), new BucketTask.Details(
+                OutcomePolicy.RECHECK_SCAN + task.task.actionId(), BucketTask.Mode.recovery, key, null));
     }
 
     private void finishInLane(PendingTask task) {
@@ -349,6 +401,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private void publishGauges() {
         lastGaugesNanos = System.nanoTime();
         metrics.inFlight(inFlight);
+        metrics.oldestCall(runner.oldestSeconds());
         metrics.buffered(buffered);
         Instant now = clock.instant();
         Map<Integer, Duration> held = new HashMap<>();

@@ -1,5 +1,6 @@
 package io.tidemark.objectprocessor;
 
+import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.messages.ObjectTask;
@@ -18,12 +19,14 @@ final class TaskRecorder {
     private final Producer<byte[], byte[]> producer;
     private final TopicSpec<String, LifecycleEvent> events;
     private final TopicSpec<String, DeadLetter> deadLetters;
+    private final TopicSpec<String, BucketTask> bucketTasks;
 
     TaskRecorder(Producer<byte[], byte[]> producer, TopicSpec<String, LifecycleEvent> events,
-                 TopicSpec<String, DeadLetter> deadLetters) {
+                 TopicSpec<String, DeadLetter> deadLetters, TopicSpec<String, BucketTask> bucketTasks) {
         this.producer = producer;
         this.events = events;
         this.deadLetters = deadLetters;
+        this.bucketTasks = bucketTasks;
     }
 
     /** One attempt's outcome, as the audit trail keeps it. */
@@ -37,12 +40,33 @@ final class TaskRecorder {
      * producer callback could wait for metadata only the producer's own thread can fetch).
      */
     CompletableFuture<Void> park(int partition, String key, DeadLetter letter, Instant at) {
-        CompletableFuture<Void> parked = send(deadLetters, partition, key, letter);
+        CompletableFuture<Void> parked = send(deadLetters, partition, deadLetterKey(key, letter), letter);
         if (letter.task() == null) {
             return parked;
         }
         return CompletableFuture.allOf(parked, send(events, partition, key, event(letter.task(), "PARKED",
                 letter.outcome() + ": " + letter.reason(), letter.attempts(), at)));
+    }
+
+    /** A walk of one key, asked for after an answer that means "not now": keyed by bucket, like every bucket task. */
+    CompletableFuture<Void> walk(BucketTask walk) {
+        CompletableFuture<Void> sent = new CompletableFuture<>();
+        producer.send(bucketTasks.record(walk.target().bucket(), walk), (metadata, error) -> {
+            if (error == null) {
+                sent.complete(null);
+            } else {
+                sent.completeExceptionally(error);
+            }
+        });
+        return sent;
+    }
+
+    /**
+     * The dead-letter key of a parked task: unique per task (its object and action id), so that the compacted
+     * dead-letter topic keeps every parked task until a replay or purge writes its tombstone.
+     */
+    static String deadLetterKey(String lane, DeadLetter letter) {
+        return letter.task() == null ? lane + "#" + letter.source() : lane + "#" + letter.task().actionId();
     }
 
     static LifecycleEvent event(ObjectTask task, String outcome, String reason, int attempt, Instant at) {

@@ -70,9 +70,9 @@ class ObjectProcessorServiceTest {
     void shouldHoldAnObjectOnRetryLaterThenParkItWhileOtherObjectsGoOn(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
         try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "retry-later", Map.of(
-                "object-processor.retry-later.max.attempts", "4",
-                "object-processor.retry.backoff.initial.ms", "700",
-                "object-processor.retry.backoff.max.ms", "700"))) {
+                "object-processor.retry-later.max.attempts", "8",
+                "object-processor.retry.backoff.initial.ms", "1000",
+                "object-processor.retry.backoff.max.ms", "1000"))) {
             S3Gateway s3 = f.emulator.s3();
             s3.createBucket("b", false);
             s3.putObject("b", "stuck", 10, Map.of(), Map.of());
@@ -85,20 +85,34 @@ class ObjectProcessorServiceTest {
             ObjectTask first = f.expiration("b", "stuck");
             // A second task of the same object, written after the first: it must wait for the first to finish.
             ObjectTask second = f.expiration("b", "stuck");
-            long firstOffset = f.publish(List.of(first)).get(0);
-            f.publish(others.stream().map(k -> f.expiration("b", k)).toList());
-            f.publish(List.of(second));
             int partition = f.shard(ProcessorFixture.key(first));
+            // Objects on the stuck one's partition, before and after it: the cursor goes up to it and no further.
+            String before = keyOnPartition(f, "b", partition, "before-");
+            String after = keyOnPartition(f, "b", partition, "after-");
+            for (String key : List.of(before, after)) {
+                others.add(key);
+                s3.putObject("b", key, 10, Map.of(), Map.of());
+            }
+            f.publish(List.of(f.expiration("b", before)));
+            long firstOffset = f.publish(List.of(first)).get(0);
+            f.publish(others.stream().filter(k -> !k.equals(before)).map(k -> f.expiration("b", k)).toList());
+            f.publish(List.of(second));
             f.startProcessor();
 
             await().atMost(Duration.ofSeconds(30)).until(() -> others.stream().allMatch(k -> s3.latest("b", k).isEmpty()));
-            // The held task holds its partition's cursor: nothing at or past it is committed yet.
-            assertThat(f.committedOffsets().getOrDefault(partition, 0L)).isLessThanOrEqualTo(firstOffset);
+            // The held task holds its partition's cursor: what came before it is committed, nothing at or past it.
+            await().atMost(Duration.ofSeconds(10)).until(() -> f.committedOffsets().getOrDefault(partition, -1L)
+                    == firstOffset);
+            // Five commit intervals, well within the held task's 7 waits of at least 500 ms: a cursor that were to pass
+            // it would have by now.
+            Thread.sleep(500);
+            assertThat(f.committedOffsets().get(partition)).isEqualTo(firstOffset);
 
             f.awaitAllCommitted(Duration.ofSeconds(60));
             Map<String, List<String>> outcomes = f.outcomesByAction();
             assertThat(outcomes.get(first.actionId()))
-                    .containsExactly("RETRY_LATER", "RETRY_LATER", "RETRY_LATER", "RETRY_LATER", "PARKED");
+                    .containsExactly("RETRY_LATER", "RETRY_LATER", "RETRY_LATER", "RETRY_LATER", "RETRY_LATER",
+                            "RETRY_LATER", "RETRY_LATER", "RETRY_LATER", "PARKED");
             // The second task ran only after the first was parked, and met the same answer.
             List<LifecycleEvent> events = f.events();
             int parkedAt = indexOf(events, first.actionId(), "PARKED");
@@ -107,7 +121,7 @@ class ObjectProcessorServiceTest {
             assertThat(f.deadLetters()).extracting(DeadLetter::outcome).containsOnly("RETRY_LATER");
             assertThat(f.deadLetters()).filteredOn(d -> d.task().actionId().equals(first.actionId()))
                     .singleElement().satisfies(d -> {
-                        assertThat(d.attempts()).isEqualTo(4);
+                        assertThat(d.attempts()).isEqualTo(8);
                         assertThat(d.firstFailure()).isBefore(d.lastFailure());
                     });
         }
@@ -227,6 +241,15 @@ class ObjectProcessorServiceTest {
             f.awaitAllCommitted(Duration.ofSeconds(60));
             assertThat(f.outcomesByAction().get(task.actionId()))
                     .containsExactly("BLOCKED", "PARKED", "REPLAYED", "DONE", "REPLAYED", "NOOP_RESOLVED");
+        }
+    }
+
+    private static String keyOnPartition(ProcessorFixture f, String bucket, int partition, String prefix) {
+        for (int i = 0; ; i++) {
+            String key = prefix + i;
+            if (f.shard(io.tidemark.topics.ShardPartitioner.key(bucket, key)) == partition) {
+                return key;
+            }
         }
     }
 

@@ -13,7 +13,10 @@ import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.messages.ObjectTask;
+import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.seaweed.S3Entries;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicReader;
@@ -58,7 +61,7 @@ final class ProcessorFixture implements AutoCloseable {
         this.topics = TopicRegistry.from(config);
         this.admin = Admin.create(config.adminProperties());
         new TopicAdmin(admin, (short) -1).ensure(List.of(topics.objectTasks(), topics.objectTasksDlq(),
-                topics.lifecycleEvents()));
+                topics.lifecycleEvents(), topics.bucketTasks()));
         // One request in flight: see ObjectProcessorService.producerProperties (KAFKA-15591 on fresh topics).
         Map<String, Object> producerProperties = config.producerProperties();
         producerProperties.put("max.in.flight.requests.per.connection", 1);
@@ -90,28 +93,106 @@ final class ProcessorFixture implements AutoCloseable {
         return new ProcessorFixture(emulator, settings);
     }
 
+    /** The meters of the processor started last. */
+    SimpleMeterRegistry meters;
+
     ObjectProcessorService startProcessor() {
-        ObjectProcessorService service = new ObjectProcessorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+        meters = new SimpleMeterRegistry();
+        ObjectProcessorService service = new ObjectProcessorService(config, Clock.systemUTC(), meters);
         owned.add(service);
         service.start();
         return service;
+    }
+
+    /** A meter's value in the processor started last, summed over its tags; null when it has no such meter. */
+    Double meter(String name) {
+        var found = meters.find(name).meters();
+        if (found.isEmpty()) {
+            return null;
+        }
+        return found.stream().flatMap(m -> java.util.stream.StreamSupport.stream(m.measure().spliterator(), false))
+                .mapToDouble(io.micrometer.core.instrument.Measurement::getValue).sum();
+    }
+
+    /**
+     * An abort of {@code .uploads/<uploadId>} under {@link #RULES}, the upload backdated two days so it is due. The
+     * gateway checks no identity for an upload: its path names it.
+     */
+    ObjectTask abort(String bucket, String uploadId) {
+        ensureRules(bucket);
+        Instant initiated = Instant.now().minus(Duration.ofDays(2)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        emulator.s3().backdateUpload(bucket, uploadId, initiated);
+        return task(bucket, ".uploads/" + uploadId, "", "ABORT_MPU", "abort-upload", null, RULE_ID,
+                ruleHash(RULES, RULE_ID), initiated);
     }
 
     String[] settingsArguments() {
         return settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }
 
-    /** An expiration of the current version of {@code key}, decided on the entry as it is now. */
+    /**
+     * The rules every task the fixture makes is decided under, put on a bucket when its first task is made: the
+     * object processor checks each task against the bucket's rules as they are now. Everything expired since 2000
+     * (so any object is due at once), noncurrent versions after a day, uploads after a day.
+     */
+    static final String RULE_ID = "expire-all";
+    static final String RULES = "<LifecycleConfiguration><Rule><ID>" + RULE_ID + "</ID><Filter><Prefix></Prefix>"
+            + "</Filter><Status>Enabled</Status><Expiration><Date>2000-01-01T00:00:00Z</Date></Expiration>"
+            + "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration>"
+            + "<AbortIncompleteMultipartUpload><DaysAfterInitiation>1</DaysAfterInitiation>"
+            + "</AbortIncompleteMultipartUpload></Rule></LifecycleConfiguration>";
+
+    /** The hash of a rule of {@code xml}, as the task producers write it. */
+    String ruleHash(String xml, String ruleId) {
+        try {
+            return config.ruleReader().read(xml).rule(ruleId).orElseThrow().hash().toHex();
+        } catch (io.tidemark.lifecycle.config.LifecycleConfigException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    /** Puts {@link #RULES} on the bucket unless it has a lifecycle configuration already. */
+    void ensureRules(String bucket) {
+        Entry entry = emulator.store().lookup(emulator.s3().bucketsDirectory(), bucket).orElseThrow();
+        if (BucketEntryConfig.lifecycleXml(entry).isEmpty()) {
+            emulator.s3().putLifecycle(bucket, RULES);
+        }
+    }
+
+    /**
+     * An expiration of the current version of {@code key} under {@link #RULES} (its Date action), decided on the entry
+     * as it is now.
+     */
     ObjectTask expiration(String bucket, String key) {
+        ensureRules(bucket);
         ObjectVersionInfo latest = emulator.s3().latest(bucket, key).orElseThrow();
-        return task(bucket, key, "", "EXPIRATION_DAYS", "expire", LifecycleDeleteHandler.identity(latest.entry()));
+        return task(bucket, key, "", "EXPIRATION_DATE", "expire", LifecycleDeleteHandler.identity(latest.entry()),
+                RULE_ID, ruleHash(RULES, RULE_ID), S3Entries.modTime(latest.entry()));
     }
 
     static ObjectTask task(String bucket, String path, String versionId, String kind, String action,
-                           EntryIdentity identity) {
+                           EntryIdentity identity, String ruleId, String ruleHash, Instant modTime) {
+        return task(bucket, path, versionId, kind, action, identity, ruleId, ruleHash, modTime, null);
+    }
+
+    static ObjectTask task(String bucket, String path, String versionId, String kind, String action,
+                           EntryIdentity identity, String ruleId, String ruleHash, Instant modTime,
+                           Instant noncurrentSince) {
         ObjectTask.ExpectedIdentity expected = identity == null ? null : ObjectTask.ExpectedIdentity.of(identity);
         return new ObjectTask(UUID.randomUUID().toString(), action, kind, new ObjectTask.Target(bucket, path, versionId),
-                new ObjectTask.Details(expected, "rule-1", "0102030405060708", Instant.now(), "replay", null));
+                new ObjectTask.Details(expected, ruleId, ruleHash, Instant.parse("2000-01-01T00:00:00Z"), "walker",
+                        null, modTime, noncurrentSince));
+    }
+
+    /**
+     * A deletion of noncurrent version {@code versionId} of {@code key} under the rule of {@code xml} (put on the
+     * bucket), decided on the version as it is now, noncurrent for two days.
+     */
+    ObjectTask noncurrent(String bucket, String key, String versionId, String xml, String ruleId) {
+        ObjectVersionInfo version = emulator.s3().version(bucket, key, versionId).orElseThrow();
+        return task(bucket, key, versionId, "NONCURRENT_DAYS", "delete-version",
+                LifecycleDeleteHandler.identity(version.entry()), ruleId, ruleHash(xml, ruleId),
+                S3Entries.modTime(version.entry()), Instant.now().minus(Duration.ofDays(2)));
     }
 
     /** Publishes tasks keyed and partitioned like the producers of {@code object-tasks} do; returns their offsets. */
@@ -145,8 +226,31 @@ final class ProcessorFixture implements AutoCloseable {
         return read(topics.lifecycleEvents());
     }
 
+    /** Every parked task still in the dead-letter topic: a tombstone (replayed or purged) removes its key's record. */
     List<DeadLetter> deadLetters() {
-        return read(topics.objectTasksDlq());
+        Map<String, DeadLetter> live = new LinkedHashMap<>();
+        Map<String, Object> props = new java.util.HashMap<>(config.consumerProperties());
+        props.put("isolation.level", "read_committed");
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer =
+                     new org.apache.kafka.clients.consumer.KafkaConsumer<>(props,
+                             new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                             new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
+            TopicReader.readToEnd(consumer, dlq.name(), dlq.partitions(), Duration.ofSeconds(30), r -> {
+                String key = dlq.keySerde().deserializer().deserialize(dlq.name(), r.key());
+                if (r.value() == null) {
+                    live.remove(key);
+                } else {
+                    live.put(key, dlq.valueSerde().deserializer().deserialize(dlq.name(), r.value()));
+                }
+            });
+        }
+        return List.copyOf(live.values());
+    }
+
+    /** The walks of a key the processor asked for, in the order written. */
+    List<io.tidemark.messages.BucketTask> walks() {
+        return read(topics.bucketTasks());
     }
 
     /** Per actionId, the outcomes recorded for it, in order. */

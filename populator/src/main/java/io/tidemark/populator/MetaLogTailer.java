@@ -451,14 +451,14 @@ public final class MetaLogTailer {
 
         /**
          * The bucket's entry now (empty inside: the bucket is gone), or nothing when the filer refuses the lookup with
-         * a permanent error: then the bucket's configuration stays as it was until its next event, with an error log
+         * an error of its own (a refusal, or a fault such as UNKNOWN that would fail every batch again): then the bucket's configuration stays as it was until its next event, with an error log
          * and a count, instead of failing every batch for ever. Transient errors still fail the batch, to be retried.
          */
         private Optional<Optional<Entry>> lookUp(String bucket) {
             try {
                 return Optional.of(filer.lookup(bucketsDirectory, bucket));
             } catch (SeaweedCallException e) {
-                if (e.kind() != FailureKind.PERMANENT) {
+                if (e.kind() == FailureKind.TRANSIENT) {
                     throw e;
                 }
                 metrics.bucketLookupFailed();

@@ -76,6 +76,12 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
+        // A revived task is initialised again on the same instance: what was scheduled belonged to its old context.
+        this.catchUp = null;
+        this.wakeUp = null;
+        this.wakeUpAtMs = 0;
+        this.rampStep = 0;
+        this.lastTickMs = Long.MIN_VALUE;
         KeyValueStore<Bytes, ReplayTimer> timerStore = context.getStateStore(TimerStore.TIMERS);
         KeyValueStore<String, Bytes> index = context.getStateStore(TimerStore.INDEX);
         KeyValueStore<String, Long> counts = context.getStateStore(TimerStore.COUNTS);
@@ -252,7 +258,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         return new ObjectTask(ActionIds.of(timer), action, timer.kind(),
                 new ObjectTask.Target(timer.bucket(), timer.objectPath(), namesVersion ? timer.versionId() : ""),
                 new ObjectTask.Details(timer.identity(), fire.match().ruleId(), fire.match().ruleHash().toHex(),
-                        timer.dueAt(), "replay", null));
+                        timer.dueAt(), "replay", null, timer.modTime(), timer.noncurrentSince()));
     }
 
     @Override

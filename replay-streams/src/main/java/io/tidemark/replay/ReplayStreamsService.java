@@ -5,6 +5,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.StatusLog;
+import io.tidemark.topics.CommittedLagGauge;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ReplayInstances;
@@ -42,6 +43,7 @@ public final class ReplayStreamsService extends ManagedService {
     private volatile KafkaStreams streams;
     private volatile AutoCloseable binding;
     private volatile StatusLog statusLog;
+    private volatile CommittedLagGauge committedLag;
     private volatile ZooKeeperConnection zookeeper;
     private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName()
             + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
@@ -110,6 +112,8 @@ public final class ReplayStreamsService extends ManagedService {
         binding = Metrics.bind(meters, streams);
         streams.start();
         zookeeper = ZooKeeperConnection.start(config);
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, applicationId(config),
+                List.of(topics.metaLog().name(), topics.rearm().name()), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("replay-streams", config.millis(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS), log,
                 () -> {
                     ReplayInstances.publish(zookeeper.client(), new ReplayInstances.Report(instanceId,
@@ -152,6 +156,9 @@ public final class ReplayStreamsService extends ManagedService {
     protected void doStop() throws Exception {
         if (statusLog != null) {
             statusLog.close();
+        }
+        if (committedLag != null) {
+            committedLag.close();
         }
         if (streams != null) {
             streams.close(Duration.ofMillis(Math.max(1_000, config.shutdownTimeout().toMillis() * 3 / 4)));

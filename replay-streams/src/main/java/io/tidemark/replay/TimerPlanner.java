@@ -94,7 +94,7 @@ final class TimerPlanner {
             // meta-log and rearm are not ordered against each other: a listing older than the event (or the later
             // listing) that armed the timer must not take the timer back to an entry that may be gone.
             Optional<ReplayTimer> armed = existing.apply(rearmTarget(record, entry, versionFile));
-            if (armed.isPresent() && armed.get().armedTsNs() > record.getTsNs()) {
+            if (armed.isPresent() && olderThanArmed(entry, armed.get())) {
                 return List.of(new Nothing("stale-rearm"));
             }
             Change change = rearm(record, rules, entry, versionFile, now);
@@ -129,10 +129,13 @@ final class TimerPlanner {
                 return List.of(new Cancel(noncurrentTimerId(bucket, key, deleted)), marker);
             }
             case LATEST_POINTER_FLIPPED:
-                return List.of(pointerFlipped(record, rules, existing));
+                return pointerFlipped(record, rules, existing);
             case OBJECT_WRITTEN, TAGS_CHANGED, VERSION_CREATED:
                 if (!hasNew || entry.getIsDirectory()) {
                     return List.of(new Nothing("no-entry"));
+                }
+                if (kind == EventKind.TAGS_CHANGED && versioned(rules)) {
+                    return versionUpdated(record, rules, entry, versionFile, existing, now);
                 }
                 if (kind != EventKind.TAGS_CHANGED && !record.getEvent().hasOldEntry() && versioned(rules)) {
                     // A new version on top: a delete marker that was latest is not any more.
@@ -156,11 +159,16 @@ final class TimerPlanner {
                     // The marker's own entry changed: its identity did, so the candidate is taken from it again.
                     return List.of(armMarker(record, rules, entry, versionFile, now));
                 }
-                // Metadata changed (a lock): the armed identity is stale. Re-arm only the entry the timer was armed
-                // on; an update to another version's file must not arm a current-version timer.
+                // Metadata changed (a lock): the armed identity is stale. Re-arm only the timers armed on this entry;
+                // an update to another version's file must not arm a current-version timer.
                 Optional<ReplayTimer> armed = existing.apply(currentId);
                 if (armed.isPresent() && armed.get().versionId().equals(versionId)) {
                     return List.of(armCurrent(record, rules, entry, versionFile, now));
+                }
+                Optional<ReplayTimer> noncurrent = existing.apply(noncurrentTimerId(bucket, key, versionId));
+                if (noncurrent.isPresent()) {
+                    return List.of(armNoncurrent(record, rules, entry, versionId,
+                            Optional.ofNullable(noncurrent.get().noncurrentSince()), now));
                 }
                 return List.of(new Nothing("other"));
             default:
@@ -205,19 +213,33 @@ final class TimerPlanner {
      * entry (the pointer's cache has no tags or identity): a walk of the key is requested, whose re-arm records arm
      * its expiration. Without this, an object restored by deleting its delete marker would never expire.
      */
-    private Change pointerFlipped(MetaLogRecord record, Optional<BucketRules> rules,
-                                  Function<String, Optional<ReplayTimer>> existing) {
+    private List<Change> pointerFlipped(MetaLogRecord record, Optional<BucketRules> rules,
+                                        Function<String, Optional<ReplayTimer>> existing) {
         EventNotification event = record.getEvent();
-        if (rules.isEmpty() || !event.hasNewEntry() || !event.hasOldEntry()) {
-            return new Nothing("pointer-flipped");
+        if (!event.hasNewEntry()) {
+            return List.of(new Nothing("pointer-flipped"));
         }
-        Entry before = event.getOldEntry();
         Entry after = event.getNewEntry();
         String key = record.getLogicalKey();
         boolean nullLatest = S3Entries.text(after, S3Layout.NULL_VERSION_IS_LATEST).map(Boolean::parseBoolean)
                 .orElse(false);
         String latest = nullLatest ? S3Layout.NULL_VERSION_ID
                 : S3Entries.text(after, S3Layout.LATEST_VERSION_ID).orElse(S3Layout.NULL_VERSION_ID);
+        // Whatever else the flip means, the version it names is current: a timer from its demotion is void (the
+        // gateway's "is it latest" guard reads the pointer alone, and a null version promoted has none to read).
+        Change cancelNoncurrent = new Cancel(noncurrentTimerId(record.getBucket(), key, latest));
+        Change walk = walkAfterFlip(record, rules, existing, after, key, nullLatest, latest);
+        return List.of(cancelNoncurrent, walk);
+    }
+
+    private Change walkAfterFlip(MetaLogRecord record, Optional<BucketRules> rules,
+                                 Function<String, Optional<ReplayTimer>> existing, Entry after, String key,
+                                 boolean nullLatest, String latest) {
+        EventNotification event = record.getEvent();
+        if (rules.isEmpty() || !event.hasOldEntry()) {
+            return new Nothing("pointer-flipped");
+        }
+        Entry before = event.getOldEntry();
         boolean marker = !nullLatest && S3Entries.text(after, S3Layout.LATEST_VERSION_IS_DELETE_MARKER)
                 .map(Boolean::parseBoolean).orElse(false);
         if (marker || !expirationMayApply(rules.get().rules(), key)) {
@@ -234,9 +256,44 @@ final class TimerPlanner {
             // A newer version on top (its own event armed it, or no rule's filter matched it).
             return new Nothing("pointer-flipped");
         }
-        String scanId = "promoted-" + record.getBucket() + "-" + record.getTsNs();
+        return walkOfKey(record, "promoted-");
+    }
+
+    /** A recovery walk of one key, for the walker to list it and re-arm (or act on) what it finds. */
+    private static Walk walkOfKey(MetaLogRecord record, String scanPrefix) {
+        String scanId = scanPrefix + record.getBucket() + "-" + record.getTsNs();
         return new Walk(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(record.getBucket()),
-                new BucketTask.Details(scanId, BucketTask.Mode.recovery, key, null)));
+                new BucketTask.Details(scanId, BucketTask.Mode.recovery, record.getLogicalKey(), null)));
+    }
+
+    /**
+     * A version's own file (or, in a versioned bucket, the bare null version) was updated in place: re-tagged, say.
+     * Only the timers armed on this version move, to its new identity: the current-version timer if it is the one
+     * that timer knows as latest, its own noncurrent timer if it has one (or a demotion stamp). When no timer knows
+     * this version and an Expiration rule may reach the key, its role cannot be told from one event (is it latest?),
+     * so a walk of the key decides.
+     */
+    private List<Change> versionUpdated(MetaLogRecord record, Optional<BucketRules> rules, Entry entry,
+                                        boolean versionFile, Function<String, Optional<ReplayTimer>> existing,
+                                        Instant now) {
+        String bucket = record.getBucket();
+        String key = record.getLogicalKey();
+        String versionId = S3Entries.versionId(entry, versionFile);
+        Optional<ReplayTimer> current = existing.apply(currentTimerId(bucket, key));
+        if (current.isPresent() && current.get().versionId().equals(versionId)) {
+            return List.of(armCurrent(record, rules, entry, versionFile, now));
+        }
+        Optional<Instant> stamp = S3Entries.noncurrentSince(entry);
+        Optional<ReplayTimer> noncurrent = existing.apply(noncurrentTimerId(bucket, key, versionId));
+        if (stamp.isPresent() || noncurrent.isPresent()) {
+            return List.of(armNoncurrent(record, rules, entry, versionId,
+                    stamp.isPresent() ? stamp : Optional.ofNullable(noncurrent.get().noncurrentSince()), now));
+        }
+        if (current.isPresent() || rules.isEmpty() || !expirationMayApply(rules.get().rules(), key)) {
+            // Another version is the one the current timer knows as latest; or no Expiration rule reaches the key.
+            return List.of(new Nothing("version-updated"));
+        }
+        return List.of(walkOfKey(record, "retagged-"));
     }
 
     /** Whether an enabled Expiration-by-days rule's prefix reaches the key (its other filters are not known here). */
@@ -251,6 +308,26 @@ final class TimerPlanner {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether a walk's listing of an entry is older than the entry the timer was armed on. Judged by the entries
+     * alone (DESIGN §7.7): the timer's time comes from the filer's meta-log, the re-arm record's from the bucket
+     * processor's clock, and machines' clocks differ. A listing of an older modification is stale; one of the same
+     * entry brings what may have changed around it (rules, a lock) and applies; one of another entry with the same
+     * modification time (a re-tag) cannot be ordered by it, and the event-armed timer stands — the event of a change
+     * after the listing re-arms it anyway, and a timer that fires on a changed entry is followed by a walk of its key.
+     */
+    private static boolean olderThanArmed(Entry listed, ReplayTimer armed) {
+        Instant listedTime = S3Entries.modTime(listed);
+        if (armed.modTime() == null || listedTime.isAfter(armed.modTime())) {
+            return false;
+        }
+        if (listedTime.isBefore(armed.modTime())) {
+            return true;
+        }
+        return armed.identity() != null && !armed.identity().equals(ObjectTask.ExpectedIdentity.of(
+                EntryIdentity.of(listed)));
     }
 
     /** The timer a re-arm record is about, by the role the walk found its entry in. */

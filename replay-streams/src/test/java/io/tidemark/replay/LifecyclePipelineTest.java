@@ -16,6 +16,7 @@ import io.tidemark.populator.PopulatorService;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
@@ -34,6 +35,18 @@ class LifecyclePipelineTest {
     private static final String EXPIRE_TMP_AFTER_1_DAY = """
             <LifecycleConfiguration><Rule><ID>tmp</ID><Filter><Prefix>tmp/</Prefix></Filter><Status>Enabled</Status>\
             <Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>""";
+
+    /** Its day of four seconds after the entry's modification time (exact due policy, whole seconds). */
+    private static Instant dueOf(S3Gateway s3, String key) {
+        return Instant.ofEpochSecond(s3.latest("b", key).orElseThrow().entry().getAttributes().getMtime()).plusSeconds(4);
+    }
+
+    private static void awaitInstant(Instant at) throws InterruptedException {
+        long wait = Duration.between(Instant.now(), at).toMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
 
     @Test
     void shouldDeleteAnObjectOnceItsDayHasPassedAndKeepTheRest(LocalCluster cluster, ClusterNamespace ns,
@@ -74,11 +87,20 @@ class LifecyclePipelineTest {
                 s3.putObject("b", "tmp/a", 10, Map.of(), Map.of());
                 s3.putObject("b", "keep/b", 10, Map.of(), Map.of());
                 s3.putObject("b", "tmp/c", 10, Map.of(), Map.of());
+                Instant firstDue = dueOf(s3, "tmp/c");
                 Thread.sleep(2_000);
                 s3.putObject("b", "tmp/c", 20, Map.of(), Map.of());   // rewritten: its day starts again
+                Instant rewrittenDue = dueOf(s3, "tmp/c");
+                assertThat(rewrittenDue).isAfter(firstDue);
 
-                await().atMost(Duration.ofSeconds(60)).until(() -> s3.latest("b", "tmp/a").isEmpty()
-                        && s3.latest("b", "tmp/c").isEmpty());
+                // The first write's day passes, and tmp/a (written with it) goes; the rewritten tmp/c stays.
+                await().atMost(Duration.ofSeconds(60)).until(() -> s3.latest("b", "tmp/a").isEmpty());
+                awaitInstant(firstDue.plusMillis(500));
+                assertThat(s3.latest("b", "tmp/c")).as("not removed on the first write's due time").isPresent();
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                        .until(() -> s3.latest("b", "tmp/c").isEmpty());
+                assertThat(Instant.now()).as("removed no earlier than the rewrite's due time").isAfterOrEqualTo(
+                        rewrittenDue);
                 await().atMost(Duration.ofSeconds(30)).until(() -> processor.metrics().finishedCount("DONE") == 2);
                 assertThat(s3.latest("b", "keep/b")).as("outside the rule").isPresent();
                 // The rewrite replaced tmp/c's timer: two timers fired in all, none for the first write of tmp/c.

@@ -223,6 +223,32 @@ class ReplayProcessorFiringTest {
         assertThat(task.context().forwarded()).as("the next burst starts short again").hasSize(1);
     }
 
+    /**
+     * Streams revives a task (after a migration or a corrupted-task recovery) by initialising the same processor
+     * again on a new context: what it scheduled, and when it last ticked, belonged to the old one.
+     */
+    @Test
+    void shouldStartAfreshWhenItsTaskIsRevived() {
+        written(processor, "a", "b", "c", "d", "e");
+        long due = T0.plusSeconds(11).toEpochMilli();
+        tick.punctuate(due);
+        assertThat(context.forwarded()).hasSize(2);
+        assertThat(context.scheduledPunctuators()).as("a catch-up for the rest").hasSize(2);
+
+        MockProcessorContext<String, Object> revived = new MockProcessorContext<>();
+        for (String name : List.of(TimerStore.TIMERS, TimerStore.INDEX, TimerStore.COUNTS,
+                ReplayTopology.BUCKET_CONFIGS_STORE)) {
+            revived.addStateStore(context.getStateStore(name));
+        }
+        revived.setCurrentSystemTimeMs(due);
+        processor.init(revived);
+        revived.scheduledPunctuators().get(0).getPunctuator().punctuate(due);
+
+        assertThat(revived.forwarded()).as("its first tick fires, though at the old context's last timestamp")
+                .hasSize(2);
+        assertThat(revived.scheduledPunctuators()).as("and schedules its own catch-up").hasSize(2);
+    }
+
     @Test
     void shouldWakeUpAtTheDueInstantOfATimerFallingDueBetweenTwoTicks() {
         written(processor, "a");

@@ -550,6 +550,149 @@ class ReplayTopologyTest {
         assertThat(metrics.total("tidemark.replay.records.skipped", "stale-rearm")).isEqualTo(1);
     }
 
+    private static final String EXPIRE_AND_NONCURRENT = EXPIRE_1_DAY.replace("</Expiration>", "</Expiration>"
+            + "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration>");
+
+    private static Entry demoted(Entry version, Instant since) {
+        return version.toBuilder().putExtended(S3Layout.NONCURRENT_SINCE_NS, com.google.protobuf.ByteString
+                .copyFromUtf8(String.valueOf(since.getEpochSecond() * 1_000_000_000L))).build();
+    }
+
+    /**
+     * Issue 27 item 1: a tag put on a noncurrent version (PutObjectTagging with its version ID) updates that
+     * version's file only. It must re-arm that version's own timer with its new identity, and leave the current
+     * version's expiration alone.
+     */
+    @Test
+    void shouldReArmOnlyTheTaggedVersionsOwnTimerWhenANoncurrentVersionIsTagged() {
+        lifecycle("v", EXPIRE_AND_NONCURRENT, "Enabled");
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 5, Map.of());
+        Entry v1Demoted = demoted(v1, T0.plusSeconds(2));
+        Entry v1Tagged = v1Demoted.toBuilder().putExtended(S3Layout.TAG_PREFIX + "team",
+                com.google.protobuf.ByteString.copyFromUtf8("a")).build();
+        Entry v2 = Events.object(S3Layout.VERSION_FILE_PREFIX + "2", T0.plusSeconds(2), 6, Map.of());
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "logs/k", null, v1, T0));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "logs/k", null, v2,
+                T0.plusSeconds(2)));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "logs/k", v1, v1Demoted,
+                T0.plusSeconds(2)));
+        event(flipped("logs/k", versionsDirectory("logs/k", "1", T0, false),
+                versionsDirectory("logs/k", "2", T0.plusSeconds(2), false), T0.plusSeconds(2)));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.TAGS_CHANGED, "logs/k", v1Demoted, v1Tagged,
+                T0.plusSeconds(3)));
+
+        advanceTo(T0.plusSeconds(13));
+        List<ObjectTask> fired = tasks.readValuesToList();
+        assertThat(fired).filteredOn(t -> t.kind().equals("EXPIRATION_DAYS")).singleElement()
+                .satisfies(t -> assertThat(t.details().expectedIdentity()).as("the current version, v2")
+                        .isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(v2))));
+        assertThat(fired).filteredOn(t -> t.kind().equals("NONCURRENT_DAYS")).singleElement().satisfies(t -> {
+            assertThat(t.target().versionId()).isEqualTo("1");
+            assertThat(t.details().expectedIdentity()).as("v1 as it is since its tagging")
+                    .isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(v1Tagged)));
+        });
+    }
+
+    /** A version whose role this one event cannot tell (no timer knows it) is looked at by a walk of its key. */
+    @Test
+    void shouldAskForAWalkOfTheKeyWhenAVersionItKnowsNothingAboutIsTagged() {
+        lifecycle("v", EXPIRE_AND_NONCURRENT, "Enabled");
+        var bucketTasks = driver.createOutputTopic(topics.bucketTasks().name(), Serdes.String().deserializer(),
+                topics.bucketTasks().valueSerde().deserializer());
+        Entry v7 = Events.object(S3Layout.VERSION_FILE_PREFIX + "7", T0, 5, Map.of());
+        Entry v7Tagged = v7.toBuilder().putExtended(S3Layout.TAG_PREFIX + "team",
+                com.google.protobuf.ByteString.copyFromUtf8("a")).build();
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.TAGS_CHANGED, "logs/k", v7, v7Tagged, T0));
+
+        assertThat(bucketTasks.readValuesToList()).singleElement().satisfies(w -> {
+            assertThat(w.details().prefix()).isEqualTo("logs/k");
+            assertThat(w.details().mode()).isEqualTo(io.tidemark.messages.BucketTask.Mode.recovery);
+        });
+        advanceTo(T0.plusSeconds(20));
+        assertThat(tasks.isEmpty()).as("no timer taken from an entry whose role is unknown").isTrue();
+    }
+
+    /**
+     * Issue 27 item 5: deleting the latest version makes an older one latest again (the pointer flips back); a
+     * timer from its demotion must not outlive that, whatever the gateway would answer.
+     */
+    @Test
+    void shouldCancelTheNoncurrentTimerOfAVersionThatIsLatestAgain() {
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 5, Map.of());
+        Entry v1Demoted = demoted(v1, T0.plusSeconds(2));
+        Entry v2 = Events.object(S3Layout.VERSION_FILE_PREFIX + "2", T0.plusSeconds(2), 6, Map.of());
+        Entry pointsAtV1 = versionsDirectory("k", "1", T0, false);
+        Entry pointsAtV2 = versionsDirectory("k", "2", T0.plusSeconds(2), false);
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "k", null, v1, T0));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "k", null, v2,
+                T0.plusSeconds(2)));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "k", v1, v1Demoted,
+                T0.plusSeconds(2)));
+        event(flipped("k", pointsAtV1, pointsAtV2, T0.plusSeconds(2)));
+        advanceTo(T0.plusSeconds(1));
+        assertThat(metrics.pendingByKind()).containsEntry("NONCURRENT_DAYS", 1L);
+
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_DELETED, "k", v2, null,
+                T0.plusSeconds(3)));
+        event(flipped("k", pointsAtV2, pointsAtV1, T0.plusSeconds(3)));
+
+        advanceTo(T0.plusSeconds(2));
+        assertThat(metrics.pendingByKind()).containsEntry("NONCURRENT_DAYS", 0L);
+        advanceTo(T0.plusSeconds(20));
+        assertThat(tasks.isEmpty()).as("v1 is the current version again").isTrue();
+    }
+
+    /** The same for the bare null version, when the pointer is removed in its favour. */
+    @Test
+    void shouldCancelTheNoncurrentTimerOfTheNullVersionWhenItIsLatestAgain() {
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        Entry nullVersion = demoted(Events.object("k", T0.minusSeconds(100), 5, Map.of(S3Layout.VERSION_ID, "null")),
+                T0.plusSeconds(2));
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "v", "k", "/buckets/v", null,
+                nullVersion, T0.plusSeconds(2)));
+        advanceTo(T0.plusSeconds(1));
+        assertThat(metrics.pendingByKind()).containsEntry("NONCURRENT_DAYS", 1L);
+
+        Entry nullIsLatest = Events.object("k" + S3Layout.VERSIONS_SUFFIX, T0, 0, Map.of(
+                S3Layout.NULL_VERSION_IS_LATEST, "true")).toBuilder().setIsDirectory(true).build();
+        event(flipped("k", versionsDirectory("k", "2", T0.plusSeconds(2), false), nullIsLatest, T0.plusSeconds(3)));
+
+        advanceTo(T0.plusSeconds(2));
+        assertThat(metrics.pendingByKind()).containsEntry("NONCURRENT_DAYS", 0L);
+        advanceTo(T0.plusSeconds(20));
+        assertThat(tasks.isEmpty()).as("the null version is the current version again").isTrue();
+    }
+
+    /**
+     * Issue 27 item 6: a re-arm record is stamped by the bucket processor's clock, a timer by the filer's event time:
+     * the two are not compared. What decides is the entries themselves: a listing of an older entry never replaces a
+     * newer one, whatever the processor's clock says, and a listing of a newer one always does.
+     */
+    @Test
+    void shouldJudgeAReArmByTheEntriesNotByTheBucketProcessorsClock() {
+        lifecycle("b", EXPIRE_1_DAY);
+        Entry first = Events.object("logs/a", T0, 1, Map.of());
+        Entry second = Events.object("logs/a", T0.plusSeconds(3), 2, Map.of());
+        event(Events.written("b", first, T0));
+        event(Events.overwritten("b", first, second, T0.plusSeconds(3)));
+        // A processor clock far ahead: its listing of the first write still must not take the timer back.
+        rearm.pipeInput("b/logs/a", Events.rearm("b", first, T0.plusSeconds(600)));
+        advanceTo(T0.plusSeconds(14));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> assertThat(
+                t.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(second))));
+
+        // A processor clock far behind: its listing of an entry newer than the timer's (changed behind the
+        // meta-log's back) still takes the timer over.
+        Entry third = Events.object("logs/b", T0.plusSeconds(20), 1, Map.of());
+        Entry fourth = Events.object("logs/b", T0.plusSeconds(22), 3, Map.of());
+        event(Events.written("b", third, T0.plusSeconds(20)));
+        rearm.pipeInput("b/logs/b", Events.rearm("b", fourth, T0.minusSeconds(600)));
+        advanceTo(T0.plusSeconds(33));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> assertThat(
+                t.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(fourth))));
+    }
+
     /**
      * Every delete in a lifecycle bucket asks to cancel its object's timer, most often when there is none (it fired,
      * or no rule matched): that must cost a lookup, not a tombstone in the changelogs.

@@ -125,6 +125,7 @@ final class ObjectProcessorBenchmark {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "kafka.bootstrap.servers", cluster.kafkaBootstrapServers(),
                 "s3.grpc.address", cluster.emulator().s3GrpcAddress(),
+                "filer.address", cluster.emulator().filerAddress(),
                 "topic.prefix", "bench-" + bucket + "-" + System.nanoTime() + ".",
                 "management.port", "0",
                 "object-processor.max.in.flight", String.valueOf(concurrency),

@@ -78,8 +78,8 @@ public final class StatusCommand implements Callable<Integer> {
                 + ago(report.populatorEventAt(), now) + " ago)") + backlog(report.populatorBacklog(), now));
         out.println("replay-streams: " + (report.pendingTimers() == null ? "no instance reporting"
                 : report.pendingTimers() + " timers pending on " + report.replayInstances() + " instance(s)"));
-        out.println("dead letters: " + report.objectTasksDlq() + " object task(s), " + report.replayStreamsDlq()
-                + " replay record(s)");
+        out.println("dead letters: " + report.objectTasksDlq() + " object task(s) parked (not replayed or purged), "
+                + report.replayStreamsDlq() + " replay record(s)");
         out.println();
         out.printf(Locale.ROOT, "%-40s %-8s %-30s %s%n", "BUCKET", "WALKED", "LAST FINISHED WALK", "WALK UNDER WAY");
         for (StatusReport.Walk w : report.walks()) {

@@ -2,6 +2,7 @@ package io.tidemark.cli.status;
 
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.objectprocessor.DeadLetters;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicReader;
@@ -105,8 +106,12 @@ public final class StatusReader {
         }
         walks.sort(Comparator.comparing(StatusReport.Walk::bucket));
 
-        long objectDlq = lag.records(topics.objectTasksDlq().name());
-        long replayDlq = lag.records(topics.replayStreamsDlq().name());
+        // Records, not offsets: a replayed or purged task leaves a tombstone (and transactions leave markers), so
+        // end minus start counts what was ever parked, not what is parked now.
+        long objectDlq = lag.records(topics.objectTasksDlq().name()) == 0 ? 0
+                : new DeadLetters(config).read(Duration.ofSeconds(30)).size();
+        long replayDlq = lag.records(topics.replayStreamsDlq().name()) == 0 ? 0
+                : TopicReader.count(config.consumerProperties(), topics.replayStreamsDlq(), Duration.ofSeconds(30));
 
         List<String> reasons = new ArrayList<>();
         if (leader == null) {

@@ -34,7 +34,8 @@ class AlertsAndDashboardsTest {
     void shouldCoverEveryConditionTheOperatorsWatchWithARunbookEach() {
         assertThat(alertNames()).containsExactlyInAnyOrder("TidemarkServiceNotReady", "TidemarkConsumerLagGrowing",
                 "TidemarkPopulatorBehindFiler", "TidemarkPopulatorNoLeader", "TidemarkTimersOverdue",
-                "TidemarkDeadLetterGrowing", "TidemarkWalkOverdue", "TidemarkLifecycleDeleteErrors");
+                "TidemarkDeadLetterGrowing", "TidemarkWalkOverdue", "TidemarkLifecycleDeleteErrors",
+                "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);

@@ -6,23 +6,16 @@ import static org.awaitility.Awaitility.await;
 import io.tidemark.cli.CliRunner;
 import io.tidemark.cli.ServiceProcess;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
-import io.tidemark.messages.ObjectTask;
-import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
-import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,19 +42,8 @@ class ObjectProcessorCommandTest {
         try (Admin admin = Admin.create(config.adminProperties())) {
             new TopicAdmin(admin, (short) -1).ensure(topics.all());
         }
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-                cluster.kafkaBootstrapServers(), "max.in.flight.requests.per.connection", 1),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (String key : List.of("due", "refused")) {
-                EntryIdentity id = LifecycleDeleteHandler.identity(s3.latest(bucket, key).orElseThrow().entry());
-                ObjectTask task = new ObjectTask(key, "expire", "EXPIRATION_DAYS", new ObjectTask.Target(bucket, key, ""),
-                        new ObjectTask.Details(ObjectTask.ExpectedIdentity.of(id), "r", "0102030405060708",
-                                Instant.now(), "replay", null));
-                String recordKey = ShardPartitioner.key(bucket, key);
-                producer.send(topics.objectTasks().record(ShardPartitioner.shardOf(recordKey,
-                        topics.objectTasks().partitions()), recordKey, task)).get();
-            }
-        }
+        // Tasks under a rule the bucket has (its Date passed long ago): the processor checks each against the rules.
+        ExpirationTasks.publish(config, topics, s3, bucket, List.of("due", "refused"));
 
         try (ServiceProcess processor = ServiceProcess.start("256m", cluster.environment(), "object-processor",
                 "--set", "topic.prefix=" + ns.topicPrefix(), "--set", "management.port=0",
@@ -84,7 +66,7 @@ class ObjectProcessorCommandTest {
             "--set", "topic.prefix=" + ns.topicPrefix()};
         CliRunner.Result list = CliRunner.run(concat(new String[] {"dlq", "list"}, connection));
         assertThat(list.exitCode()).isZero();
-        assertThat(list.out()).contains("BLOCKED\tEXPIRATION_DAYS\t" + bucket + "/refused\tattempts=1")
+        assertThat(list.out()).contains("BLOCKED\tEXPIRATION_DATE\t" + bucket + "/refused\tattempts=1")
                 .contains("test refusal").contains("1 parked (BLOCKED=1)");
         CliRunner.Result json = CliRunner.run(concat(new String[] {"dlq", "list", "--json"}, connection));
         assertThat(json.out().lines()).singleElement().satisfies(l -> assertThat(l).contains("\"outcome\":\"BLOCKED\""));

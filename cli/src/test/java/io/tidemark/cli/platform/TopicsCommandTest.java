@@ -51,18 +51,52 @@ class TopicsCommandTest {
     }
 
     @Test
-    void shouldRefuseATopicWithTheWrongPartitionCountOrCleanupPolicy(LocalCluster cluster, ClusterNamespace ns)
+    void shouldRefuseATopicWithTheWrongPartitionCountOrACleanupPolicyThatWouldDropRecords(LocalCluster cluster,
+                                                                                         ClusterNamespace ns)
             throws Exception {
         String prefix = ns.topicPrefix() + "b.";
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.kafkaBootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(prefix + "meta-log", 3, (short) 1),
-                    new NewTopic(prefix + "bucket-configs", 1, (short) 1))).all().get();
+                    new NewTopic(prefix + "bucket-tasks", 8, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
+                    .all().get();
         }
         Result r = topics(cluster, prefix, "create");
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).contains(prefix + "meta-log: has 3 partitions, needs 8")
-                .contains(prefix + "bucket-configs: cleanup.policy is delete, needs compact");
+                .contains(prefix + "bucket-tasks: cleanup.policy is compact, needs delete");
         assertThat(topics(cluster, prefix, "describe").out()).contains("has 3 partitions, needs 8");
+    }
+
+    /**
+     * An upgrade that stops retention from dropping work must reach topics created by an older version: settings that
+     * keep more (compaction instead of deletion, a longer retention) are applied to existing topics.
+     */
+    @Test
+    void shouldMakeExistingTopicsKeepWhatTheyMustKeep(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        String prefix = ns.topicPrefix() + "c.";
+        String week = String.valueOf(7L * 24 * 3600 * 1000);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.kafkaBootstrapServers()))) {
+            admin.createTopics(List.of(
+                    new NewTopic(prefix + "object-tasks.dlq", 8, (short) 1).configs(Map.of("retention.ms", week)),
+                    new NewTopic(prefix + "object-tasks", 8, (short) 1).configs(Map.of("retention.ms", week)),
+                    new NewTopic(prefix + "bucket-configs", 1, (short) 1))).all().get();
+
+            Result r = topics(cluster, prefix, "create");
+            assertThat(r.exitCode()).as(r.err()).isZero();
+
+            var configs = admin.describeConfigs(List.of(topic(prefix + "object-tasks.dlq"), topic(prefix + "object-tasks"),
+                    topic(prefix + "bucket-configs"))).all().get();
+            assertThat(configs.get(topic(prefix + "object-tasks.dlq")).get("cleanup.policy").value()).isEqualTo("compact");
+            assertThat(configs.get(topic(prefix + "object-tasks.dlq")).get("retention.ms").value()).isEqualTo("-1");
+            assertThat(configs.get(topic(prefix + "object-tasks")).get("retention.ms").value())
+                    .isEqualTo(String.valueOf(30L * 24 * 3600 * 1000));
+            assertThat(configs.get(topic(prefix + "bucket-configs")).get("cleanup.policy").value()).isEqualTo("compact");
+        }
+    }
+
+    private static org.apache.kafka.common.config.ConfigResource topic(String name) {
+        return new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC,
+                name);
     }
 
     @Test

@@ -116,6 +116,50 @@ class StatusCommandTest {
         assertThat(ours.get(1).path("lag").asLong()).isEqualTo(3);
     }
 
+    /**
+     * The dead letters are what is parked now: a replayed or purged task leaves a tombstone, and a transactional
+     * writer leaves commit markers, neither of which is a parked record.
+     */
+    @Test
+    void shouldCountParkedRecordsNotOffsets(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        String prefix = ns.topicPrefix() + "dlq.";
+        String[] settings = {"--set", "kafka.bootstrap.servers=" + cluster.kafkaBootstrapServers(),
+                "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
+                "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-dlq",
+                "--set", "topic.prefix=" + prefix, "--set", "shard.bits=1"};
+        assertThat(run(new StringWriter(), concat(new String[] {"topics", "create"}, settings))).isZero();
+        TopicRegistry topics = TopicRegistry.from(new TidemarkConfig(Map.of("topic.prefix", prefix, "shard.bits", "1")));
+        var dlq = topics.objectTasksDlq();
+        io.tidemark.messages.DeadLetter letter = new io.tidemark.messages.DeadLetter(null, "INVALID", "test", 0,
+                Instant.EPOCH, Instant.EPOCH, "t/0@0", "AA==");
+        Map<String, Object> plain = Map.of("bootstrap.servers", cluster.kafkaBootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(plain, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.send(dlq.record(0, "b/one#a1", letter)).get();
+            producer.send(dlq.record(0, "b/two#a2", letter)).get();
+            producer.send(new ProducerRecord<>(dlq.name(), 0, dlq.keySerde().serializer().serialize(dlq.name(),
+                    "b/two#a2"), null)).get();
+        }
+        Map<String, Object> transactional = new java.util.HashMap<>(plain);
+        transactional.put("transactional.id", prefix + "test-writer");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(transactional, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topics.replayStreamsDlq().name(), new byte[] {1}));
+            producer.commitTransaction();
+        }
+
+        StringWriter json = new StringWriter();
+        run(json, concat(new String[] {"status", "--json"}, settings));
+        JsonNode report = new ObjectMapper().readTree(json.toString());
+        assertThat(report.path("objectTasksDlq").asLong()).as(json.toString()).isEqualTo(1);
+        assertThat(report.path("replayStreamsDlq").asLong()).as(json.toString()).isEqualTo(1);
+        StringWriter text = new StringWriter();
+        run(text, concat(new String[] {"status"}, settings));
+        assertThat(text.toString()).contains("1 object task(s) parked");
+    }
+
     /** Runs kafka-consumer-groups (Kafka's tool, from Maven Central) and returns, per partition, its figures. */
     private static Map<Integer, String[]> consumerGroupsTool(String bootstrap, String group, String topic)
             throws Exception {

@@ -6,6 +6,7 @@ import io.tidemark.seaweed.RuleHash;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One rule in the form evaluation needs: a flat filter and the day counts of its actions, with zero (or
@@ -99,6 +100,38 @@ public final class CompiledRule {
 
     public int abortDays() {
         return abortDays;
+    }
+
+    /** How many newer noncurrent versions the rule keeps whatever their age; 0 when it keeps no count. */
+    public int newerNoncurrentVersions() {
+        return newerNoncurrentVersions;
+    }
+
+    /**
+     * When this rule's action of {@code kind} falls due for an entry with these times, the same instant evaluation
+     * gives; empty when the rule has no such action, or the action needs a time that is not known. What the
+     * processors re-check a decision with at the moment of action: the filter was the decider's to apply (the
+     * entry's identity, tags included, is checked by the gateway), the time is the rule's.
+     *
+     * @param modTime         the entry's modification time (an upload's initiation)
+     * @param noncurrentSince when the version became noncurrent, or {@code null} when not known
+     */
+    public Optional<Instant> dueAt(ActionKind kind, Instant modTime, Instant noncurrentSince,
+                                   LifecycleCalendar calendar) {
+        return Optional.ofNullable(switch (kind) {
+            case EXPIRATION_DAYS -> expirationDays > 0 && modTime != null
+                    ? calendar.dueAt(modTime, expirationDays) : null;
+            case EXPIRATION_DATE -> expirationDate;
+            case NONCURRENT_DAYS -> noncurrentDays > 0 && noncurrentSince != null
+                    ? calendar.dueAt(noncurrentSince, noncurrentDays) : null;
+            case NEWER_NONCURRENT -> newerNoncurrentVersions > 0 && noncurrentDays == 0
+                    ? (noncurrentSince != null ? noncurrentSince : modTime) : null;
+            case EXPIRED_DELETE_MARKER -> expiredObjectDeleteMarker ? modTime
+                    : expirationDays > 0 && modTime != null ? calendar.dueAt(modTime, expirationDays)
+                    : expirationDate;
+            case ABORT_MPU -> abortDays > 0 && modTime != null ? calendar.dueAt(modTime, abortDays) : null;
+            default -> null;
+        });
     }
 
     boolean hasFirstTag() {

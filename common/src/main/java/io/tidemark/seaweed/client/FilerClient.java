@@ -1,5 +1,8 @@
 package io.tidemark.seaweed.client;
 
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -11,6 +14,7 @@ import io.tidemark.seaweed.pb.FilerProto.GetFilerConfigurationResponse;
 import io.tidemark.seaweed.pb.FilerProto.ListEntriesRequest;
 import io.tidemark.seaweed.pb.FilerProto.ListEntriesResponse;
 import io.tidemark.seaweed.pb.FilerProto.LookupDirectoryEntryRequest;
+import io.tidemark.seaweed.pb.FilerProto.LookupDirectoryEntryResponse;
 import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +35,8 @@ public final class FilerClient extends GrpcClient {
     /** The text a SeaweedFS filer puts in the error of a lookup for a missing entry. */
     static final String NOT_FOUND_MESSAGE = "no entry is found in filer store";
     static final String DEFAULT_BUCKETS_DIRECTORY = "/buckets";
+
+    private volatile String bucketsDirectory;
 
     /** Uses a channel the caller owns and closes. */
     public FilerClient(Channel channel, Duration deadline) {
@@ -61,6 +67,33 @@ public final class FilerClient extends GrpcClient {
             }
             throw new SeaweedCallException("LookupDirectoryEntry " + directory + "/" + name, e);
         }
+    }
+
+    /** {@link #lookup} without blocking: completes with the entry or empty, or with a {@link SeaweedCallException}. */
+    public CompletableFuture<Optional<Entry>> lookupAsync(String directory, String name) {
+        CompletableFuture<Optional<Entry>> result = new CompletableFuture<>();
+        Futures.addCallback(SeaweedFilerGrpc.newFutureStub(channel)
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .lookupDirectoryEntry(LookupDirectoryEntryRequest.newBuilder().setDirectory(directory).setName(name)
+                        .build()), new FutureCallback<>() {
+                    @Override
+                    public void onSuccess(LookupDirectoryEntryResponse response) {
+                        result.complete(Optional.of(response.getEntry()));
+                    }
+
+                    @Override
+                    public void onFailure(Throwable error) {
+                        StatusRuntimeException e = error instanceof StatusRuntimeException s ? s
+                                : Status.fromThrowable(error).asRuntimeException();
+                        if (isNotFound(e)) {
+                            result.complete(Optional.empty());
+                        } else {
+                            result.completeExceptionally(new SeaweedCallException("LookupDirectoryEntry " + directory
+                                    + "/" + name, e));
+                        }
+                    }
+                }, MoreExecutors.directExecutor());
+        return result;
     }
 
     /** SeaweedFS reports a missing entry as an UNKNOWN error with a fixed message, not as NOT_FOUND. */
@@ -157,9 +190,47 @@ public final class FilerClient extends GrpcClient {
         }
     }
 
-    /** Where the S3 gateway keeps its buckets; {@code /buckets} when the filer does not say. */
+    /**
+     * Where the S3 gateway keeps its buckets; {@code /buckets} when the filer does not say. Asked once: a filer's
+     * buckets directory is set at its start.
+     */
     public String bucketsDirectory() {
-        String dir = configuration().getDirBuckets();
+        String known = bucketsDirectory;
+        if (known == null) {
+            known = bucketsDirectoryOf(configuration());
+            bucketsDirectory = known;
+        }
+        return known;
+    }
+
+    /** {@link #bucketsDirectory()} without blocking; fails with a {@link SeaweedCallException}. */
+    public CompletableFuture<String> bucketsDirectoryAsync() {
+        String known = bucketsDirectory;
+        if (known != null) {
+            return CompletableFuture.completedFuture(known);
+        }
+        CompletableFuture<String> result = new CompletableFuture<>();
+        Futures.addCallback(SeaweedFilerGrpc.newFutureStub(channel)
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .getFilerConfiguration(GetFilerConfigurationRequest.getDefaultInstance()), new FutureCallback<>() {
+                    @Override
+                    public void onSuccess(GetFilerConfigurationResponse response) {
+                        bucketsDirectory = bucketsDirectoryOf(response);
+                        result.complete(bucketsDirectory);
+                    }
+
+                    @Override
+                    public void onFailure(Throwable error) {
+                        result.completeExceptionally(new SeaweedCallException("GetFilerConfiguration",
+                                error instanceof StatusRuntimeException e ? e
+                                        : Status.fromThrowable(error).asRuntimeException()));
+                    }
+                }, MoreExecutors.directExecutor());
+        return result;
+    }
+
+    private static String bucketsDirectoryOf(GetFilerConfigurationResponse configuration) {
+        String dir = configuration.getDirBuckets();
         return dir.isEmpty() ? DEFAULT_BUCKETS_DIRECTORY : dir;
     }
 

@@ -9,6 +9,8 @@ public final class SeaweedCallException extends RuntimeException {
 
     private static final Set<Status.Code> TRANSIENT = Set.of(Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED,
             Status.Code.RESOURCE_EXHAUSTED, Status.Code.ABORTED);
+    private static final Set<Status.Code> FAULT = Set.of(Status.Code.UNKNOWN, Status.Code.INTERNAL,
+            Status.Code.CANCELLED, Status.Code.DATA_LOSS);
 
     private final FailureKind kind;
     private final Status.Code code;
@@ -21,7 +23,10 @@ public final class SeaweedCallException extends RuntimeException {
     }
 
     public static FailureKind classify(Status status) {
-        return TRANSIENT.contains(status.getCode()) ? FailureKind.TRANSIENT : FailureKind.PERMANENT;
+        if (TRANSIENT.contains(status.getCode())) {
+            return FailureKind.TRANSIENT;
+        }
+        return FAULT.contains(status.getCode()) ? FailureKind.FAULT : FailureKind.PERMANENT;
     }
 
     public FailureKind kind() {

@@ -29,6 +29,8 @@ public final class FilerStore implements AutoCloseable {
     public static final int MODE_DIR = 1 << 31;
 
     private final Map<String, NavigableMap<String, Entry>> directories = new HashMap<>();
+    /** The volume data deleted with its entries (a delete with {@code is_delete_data}), by chunk file id. */
+    private final java.util.Set<String> deletedChunks = new java.util.HashSet<>();
     private final MetaLog metaLog;
     private final Clock clock;
     private final int signature;
@@ -256,7 +258,27 @@ public final class FilerStore implements AutoCloseable {
                 .build();
     }
 
+    /**
+     * The chunks of an entry whose volume data is gone: another entry holding the same chunks was deleted with its
+     * data. Empty for a readable entry; the emulator's stand-in for reading it back after a vacuum.
+     */
+    public synchronized List<String> deletedChunks(Entry entry) {
+        return entry.getChunksList().stream().map(FilerStore::fid).filter(deletedChunks::contains).toList();
+    }
+
+    private void dataDeleted(Entry old, boolean deleteData) {
+        if (deleteData && old != null && !old.getIsDirectory()) {
+            old.getChunksList().forEach(c -> deletedChunks.add(fid(c)));
+        }
+    }
+
+    private static String fid(io.tidemark.seaweed.pb.FilerProto.FileChunk chunk) {
+        return io.tidemark.seaweed.HeadFid.of(chunk.getFileId(), chunk.getFid().getVolumeId(),
+                chunk.getFid().getFileKey(), chunk.getFid().getCookie());
+    }
+
     private SubscribeMetadataResponse event(String dir, Entry oldEntry, Entry newEntry, boolean deleteData) {
+        dataDeleted(oldEntry, deleteData && newEntry == null);
         EventNotification.Builder n = EventNotification.newBuilder().setDeleteChunks(deleteData).addSignatures(signature);
         if (oldEntry != null) {
             n.setOldEntry(oldEntry);
@@ -272,6 +294,7 @@ public final class FilerStore implements AutoCloseable {
         EventNotification n = event.getEventNotification();
         String dir = event.getDirectory();
         directories.computeIfAbsent(dir, d -> new TreeMap<>());
+        dataDeleted(n.hasOldEntry() ? n.getOldEntry() : null, n.getDeleteChunks() && !n.hasNewEntry());
         if (n.hasOldEntry()) {
             String oldPath = FilerPaths.join(dir, n.getOldEntry().getName());
             directories.get(dir).remove(n.getOldEntry().getName());

@@ -45,6 +45,7 @@ public final class S3Gateway {
     private final String bucketsDirectory;
     private final AtomicLong lastVersionNanos = new AtomicLong();
     private final AtomicLong driftCounter = new AtomicLong();
+    private volatile boolean completionLeavesUpload;
 
     public S3Gateway(FilerStore store, String bucketsDirectory) {
         this.store = store;
@@ -139,25 +140,26 @@ public final class S3Gateway {
      * suspended, {@code null} when the bucket was never versioned.
      */
     public String putObject(String bucket, String key, long size, Map<String, String> tags, Map<String, String> metadata) {
-        return putObject(bucket, key, size, tags, metadata, null);
+        return putObject(bucket, key, size, tags, metadata, null, null);
     }
 
+    /** @param chunks the object's data when it already exists (a completed upload's parts), else null for new data */
     private String putObject(String bucket, String key, long size, Map<String, String> tags, Map<String, String> metadata,
-                             String etagOverride) {
+                             String etagOverride, List<FileChunk> chunks) {
         ObjectPath p = path(bucket, key);
         synchronized (store) {
             BucketVersioning versioning = versioning(bucket);
             switch (versioning) {
                 case OFF -> {
                     run(() -> store.create(p.directory(), objectEntry(p.name(), bucket, key, size, tags, metadata, null,
-                            etagOverride), false));
+                            etagOverride, chunks), false));
                     return null;
                 }
                 case ENABLED -> {
                     Optional<ObjectVersionInfo> previous = latest(bucket, key);
                     String versionId = newVersionId();
                     Entry version = objectEntry(S3Layout.versionFileName(versionId), bucket, key, size, tags, metadata,
-                            versionId, etagOverride);
+                            versionId, etagOverride, chunks);
                     run(() -> store.create(p.versionsDirectory(), version, false));
                     previous.ifPresent(this::markNoncurrent);
                     pointTo(p, versionId, version, false);
@@ -166,7 +168,7 @@ public final class S3Gateway {
                 default -> {
                     Optional<ObjectVersionInfo> previous = latest(bucket, key);
                     run(() -> store.create(p.directory(), objectEntry(p.name(), bucket, key, size, tags, metadata,
-                            S3Layout.NULL_VERSION_ID, etagOverride), false));
+                            S3Layout.NULL_VERSION_ID, etagOverride, chunks), false));
                     if (versionsDirectory(p).isPresent()) {
                         deleteIfPresent(p.versionsDirectory(), S3Layout.versionFileName(S3Layout.NULL_VERSION_ID));
                         previous.filter(v -> !v.versionId().equals(S3Layout.NULL_VERSION_ID)).ifPresent(this::markNoncurrent);
@@ -337,11 +339,14 @@ public final class S3Gateway {
             throw new S3Exception("NoSuchUpload", "upload " + uploadId + " does not exist");
         }
         Entry part = objectEntry(String.format("%04d.part", partNumber), bucket, uploadId, size, Map.of(), Map.of(), null,
-                null);
+                null, null);
         run(() -> store.create(dir, part, false));
     }
 
-    /** Assembles the parts into the object and removes the upload. Returns the object's version ID. */
+    /**
+     * Assembles the parts into the object — their chunks become the object's, as upstream's completion moves them
+     * (no data is copied) — and removes the upload directory without its data. Returns the object's version ID.
+     */
     public String completeUpload(String bucket, String uploadId) {
         String dir = FilerPaths.join(uploadsDirectory(bucket), uploadId);
         synchronized (store) {
@@ -351,10 +356,29 @@ public final class S3Gateway {
             List<Entry> parts = store.list(dir, "", "", false, 0);
             long size = parts.stream().mapToLong(e -> e.getAttributes().getFileSize()).sum();
             String etag = sha1Hex(uploadId).substring(0, 32) + "-" + parts.size();
-            String versionId = putObject(bucket, key, size, Map.of(), Map.of(), etag);
-            run(() -> store.delete(uploadsDirectory(bucket), uploadId, true, false, 0));
+            List<FileChunk> chunks = new ArrayList<>();
+            long offset = 0;
+            for (Entry part : parts) {
+                for (FileChunk chunk : part.getChunksList()) {
+                    chunks.add(chunk.toBuilder().setOffset(offset + chunk.getOffset()).build());
+                }
+                offset += part.getAttributes().getFileSize();
+            }
+            String versionId = putObject(bucket, key, size, Map.of(), Map.of(), etag, chunks);
+            if (!completionLeavesUpload) {
+                run(() -> store.delete(uploadsDirectory(bucket), uploadId, true, false, 0));
+            }
             return versionId;
         }
+    }
+
+    /**
+     * Makes completions leave {@code .uploads/<id>} behind, parts and all, as upstream does when its removal fails
+     * (it only logs; SeaweedFS issue #10663): the leftover shares its chunks with the completed object, and an abort
+     * of it, which deletes with the data, destroys the object's.
+     */
+    public void setCompletionLeavesUpload(boolean leaves) {
+        completionLeavesUpload = leaves;
     }
 
     public void abortUpload(String bucket, String uploadId) {
@@ -460,7 +484,8 @@ public final class S3Gateway {
     }
 
     private Entry objectEntry(String name, String bucket, String key, long size, Map<String, String> tags,
-                              Map<String, String> metadata, String versionId, String etagOverride) {
+                              Map<String, String> metadata, String versionId, String etagOverride,
+                              List<FileChunk> chunks) {
         Instant now = now();
         byte[] md5 = md5(bucket + "/" + key + "/" + size + "/" + now);
         String etag = etagOverride != null ? etagOverride : HEX.formatHex(md5);
@@ -474,7 +499,9 @@ public final class S3Gateway {
                         .setMime("application/octet-stream")
                         .setMd5(ByteString.copyFrom(md5)))
                 .putExtended(S3Layout.ETAG, utf8(etag));
-        if (size > 0) {
+        if (chunks != null) {
+            entry.addAllChunks(chunks);
+        } else if (size > 0) {
             ThreadLocalRandom random = ThreadLocalRandom.current();
             entry.addChunks(FileChunk.newBuilder()
                     .setFid(FileId.newBuilder().setVolumeId(1 + random.nextInt(7)).setFileKey(nextNanos())

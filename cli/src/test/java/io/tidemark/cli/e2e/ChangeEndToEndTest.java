@@ -1,0 +1,134 @@
+package io.tidemark.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tidemark.cli.ServiceProcess;
+import io.tidemark.cli.TidemarkCommand;
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.emulator.s3.S3Gateway;
+import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Trust while the world changes, every service as its own process: what happens between a timer firing and the
+ * delete — a lock placed, a rule lengthened, a configuration deleted before an operator replays a parked task —
+ * must never delete what the rules or a lock do not allow now, and must never lose an expiration that is only put
+ * off. A lifecycle day lasts five seconds (exact due times).
+ */
+@LocalClusterTest
+class ChangeEndToEndTest {
+
+    private static final int DAY = 5;
+
+    private static String daysRule(int days) {
+        return "<LifecycleConfiguration><Rule><ID>days</ID><Filter><Prefix></Prefix></Filter><Status>Enabled</Status>"
+                + "<Expiration><Days>" + days + "</Days></Expiration></Rule></LifecycleConfiguration>";
+    }
+
+    @Test
+    void shouldKeepWhatTheRulesOrALockNoLongerAllowAndExpireWhatWasOnlyPutOff(LocalCluster cluster, ClusterNamespace ns,
+                                                                          @TempDir Path state) throws Exception {
+        try (FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral(), Clock.systemUTC()).start()) {
+            S3Gateway s3 = emulator.s3();
+            List<String> settings = new ArrayList<>(EndToEndTest.settings(cluster, ns, emulator, state));
+            settings.addAll(List.of("--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-change",
+                    "--set", "topic.prefix=" + ns.topicPrefix() + "change."));
+            List<ServiceProcess> services = new ArrayList<>();
+            try {
+                services.add(EndToEndTest.start("populator", settings));
+                ServiceProcess replay = EndToEndTest.start("replay-streams", settings);
+                services.add(replay);
+                services.add(EndToEndTest.start("bucket-processor", settings));
+                for (ServiceProcess service : services) {
+                    await().atMost(Duration.ofSeconds(120)).until(() -> service.get("/readyz").statusCode() == 200);
+                }
+
+                for (String bucket : List.of("held", "lengthened", "replayed")) {
+                    s3.createBucket(bucket, bucket.equals("held"));
+                    s3.putLifecycle(bucket, daysRule(1));
+                }
+                Thread.sleep(1_000);
+                for (String bucket : List.of("held", "lengthened", "replayed")) {
+                    s3.putObject(bucket, "k", 10, Map.of(), Map.of());
+                }
+                emulator.faults().force("replayed", "k", LifecycleDeleteOutcome.BLOCKED, "refused for the test");
+
+                // The object processor is down while the three timers fire; then the world changes under the tasks.
+                await().atMost(Duration.ofSeconds(60)).until(() -> firedTimers(replay) >= 3);
+                s3.putLegalHold("held", "k", null, true);
+                s3.putLifecycle("lengthened", daysRule(30));
+                ServiceProcess processor = EndToEndTest.start("object-processor", settings);
+                services.add(processor);
+                await().atMost(Duration.ofSeconds(120)).until(() -> processor.get("/readyz").statusCode() == 200);
+
+                await().atMost(Duration.ofSeconds(60)).until(() -> dlq(settings, "list").contains("1 parked"));
+                await().atMost(Duration.ofSeconds(60)).until(() -> processor.metric(
+                        "tidemark_object_processor_tasks_total{kind=\"expiration_days\",outcome=\"NOOP_RULE_CHANGED\"",
+                        " 1.0"));
+                assertThat(s3.latest("lengthened", "k")).as("the rule was lengthened to 30 days").isPresent();
+
+                // Parked, then the bucket's configuration deleted, then replayed by an operator: nothing is deleted.
+                s3.deleteLifecycle("replayed");
+                emulator.faults().clearAll();
+                Thread.sleep(1_500);   // longer than object-processor.rules.max.age.ms
+                assertThat(dlq(settings, "replay", "--bucket", "replayed")).contains("1 replayed");
+                await().atMost(Duration.ofSeconds(60)).until(() -> processor.metric(
+                        "tidemark_object_processor_tasks_total{kind=\"expiration_days\",outcome=\"NOOP_RULE_CHANGED\"",
+                        " 2.0"));
+                assertThat(s3.latest("replayed", "k")).as("no rule allows it any more").isPresent();
+                assertThat(dlq(settings, "list")).contains("0 parked");
+
+                // The hold was placed after the timer fired: the object stays while it holds and expires after.
+                Thread.sleep(2L * DAY * 1000);
+                assertThat(current(s3, "held", "k")).as("under legal hold").isTrue();
+                s3.putLegalHold("held", "k", null, false);
+                await().atMost(Duration.ofSeconds(4L * DAY)).until(() -> !current(s3, "held", "k"));
+                assertThat(s3.latest("lengthened", "k")).isPresent();
+                assertThat(s3.latest("replayed", "k")).isPresent();
+            } finally {
+                // Each service's log, under target/, for when this fails on a machine nobody can look at.
+                java.nio.file.Files.createDirectories(Path.of("target", "e2e-logs"));
+                for (int i = 0; i < services.size(); i++) {
+                    services.get(i).close();
+                    java.nio.file.Files.write(Path.of("target", "e2e-logs", "change-" + i + ".log"),
+                            services.get(i).log());
+                }
+            }
+        }
+    }
+
+    /** Whether the key has a current version that is not a delete marker (object lock makes "held" versioned). */
+    private static boolean current(S3Gateway s3, String bucket, String key) {
+        return s3.latest(bucket, key).filter(v -> !v.deleteMarker()).isPresent();
+    }
+
+    private static long firedTimers(ServiceProcess replay) throws Exception {
+        return replay.get("/metrics").body().lines()
+                .filter(l -> l.startsWith("tidemark_replay_timers_fired_total{"))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    private static String dlq(List<String> settings, String... command) {
+        List<String> args = new ArrayList<>(List.of("dlq"));
+        args.addAll(List.of(command));
+        args.addAll(settings);
+        StringWriter out = new StringWriter();
+        new CommandLine(new TidemarkCommand()).setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
+        return out.toString();
+    }
+}

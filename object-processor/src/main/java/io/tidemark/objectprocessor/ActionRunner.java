@@ -1,0 +1,100 @@
+package io.tidemark.objectprocessor;
+
+import io.tidemark.lifecycle.engine.CompiledRule;
+import io.tidemark.objectprocessor.OutcomePolicy.Decision;
+import io.tidemark.seaweed.ActionKind;
+import io.tidemark.seaweed.client.SeaweedCallException;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+
+/**
+ * Carries out one attempt at a task, without blocking the loop: the rules are checked as they are now (a task they no
+ * longer ask for ends as NOOP_RULE_CHANGED, DESIGN §7.5), a noncurrent version's role and rank against a fresh read
+ * of its key (NOOP_VERSION_CHANGED), an abort against the uploads a completion left behind, and only then is the
+ * gateway called. The result is the loop's {@link Decision}; the future fails only when
+ * the attempt ended without any answer (the processor is stopping).
+ */
+final class ActionRunner {
+
+    private final CurrentRules rules;
+    private final UploadLeftovers uploads;
+    private final VersionCheck versions;
+    private final DeleteCaller caller;
+    private final OutcomePolicy policy;
+    private final Executor blockingChecks;
+    private final Clock clock;
+    private final LongSupplier nanoTime;
+    /** When each attempt under way began (transport retries included), for the oldest-call gauge. */
+    private final ConcurrentHashMap<PendingTask, Long> started = new ConcurrentHashMap<>();
+
+    ActionRunner(CurrentRules rules, UploadLeftovers uploads, VersionCheck versions, DeleteCaller caller,
+                 OutcomePolicy policy, Executor blockingChecks, Clock clock, LongSupplier nanoTime) {
+        this.rules = rules;
+        this.uploads = uploads;
+        this.versions = versions;
+        this.caller = caller;
+        this.policy = policy;
+        this.blockingChecks = blockingChecks;
+        this.clock = clock;
+        this.nanoTime = nanoTime;
+    }
+
+    CompletableFuture<Decision> run(PendingTask task, int attempt) {
+        started.put(task, nanoTime.getAsLong());
+        String bucket = task.task.target().bucket();
+        CompletableFuture<Decision> decided = caller.untilAnswered(() -> rules.of(bucket)).thenCompose(now -> {
+            Optional<String> stale = RuleRecheck.stale(task.task, task.kind, now, clock.instant());
+            if (stale.isPresent()) {
+                return CompletableFuture.completedFuture(OutcomePolicy.ruleChanged(stale.get()));
+            }
+            int keep = now.rules().flatMap(r -> r.rule(task.task.details().ruleId()))
+                    .map(CompiledRule::newerNoncurrentVersions).orElse(0);
+            return versionCheck(task, keep).thenCompose(changed -> changed.isPresent()
+                    ? CompletableFuture.completedFuture(OutcomePolicy.versionChanged(changed.get()))
+                    : leftoverCheck(task).thenCompose(shared -> shared.isPresent()
+                    ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
+                    : caller.call(task.request).thenApply(response -> policy.decide(task.task, response, attempt))));
+        }).handle((decision, error) -> {
+            if (error == null) {
+                return decision;
+            }
+            Throwable cause = DeleteCaller.cause(error);
+            if (cause instanceof SeaweedCallException refused) {
+                return policy.refused(refused, attempt);
+            }
+            throw error instanceof RuntimeException r ? r : new IllegalStateException(error);
+        });
+        decided.whenComplete((d, e) -> started.remove(task));
+        return decided;
+    }
+
+    private CompletableFuture<Optional<String>> versionCheck(PendingTask task, int keep) {
+        if (!VersionCheck.applies(task.kind)) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        var target = task.task.target();
+        String key = task.lane.startsWith(target.bucket() + "/") ? task.lane.substring(target.bucket().length() + 1)
+                : target.objectPath();
+        return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> versions.stale(target.bucket(), key,
+                target.versionId(), keep), blockingChecks));
+    }
+
+    private CompletableFuture<Optional<String>> leftoverCheck(PendingTask task) {
+        if (task.kind != ActionKind.ABORT_MPU) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> uploads.sharedWithAnObject(
+                task.task.target().bucket(), task.task.target().objectPath()), blockingChecks));
+    }
+
+    /** How long the oldest attempt under way has been waiting for an answer, in seconds; 0 when none is. */
+    double oldestSeconds() {
+        long now = nanoTime.getAsLong();
+        return started.values().stream().mapToLong(Long::longValue).min().stream()
+                .mapToDouble(began -> (now - began) / 1e9).findFirst().orElse(0);
+    }
+}

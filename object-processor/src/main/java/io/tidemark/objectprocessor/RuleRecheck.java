@@ -1,0 +1,73 @@
+package io.tidemark.objectprocessor;
+
+import io.tidemark.lifecycle.engine.CompiledRule;
+import io.tidemark.lifecycle.engine.RuleSet;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.seaweed.ActionKind;
+import io.tidemark.seaweed.EpochNanos;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The last check before a delete (DESIGN §7.5): is the task still what the bucket's rules, as they are now, ask for?
+ * The rule it names must still be there under the same ID and hash, enabled, with an action of the task's kind, and
+ * that action must be due now, recomputed from the entry the decision was made on. Anything else — the configuration
+ * gone or invalid, the rule removed, disabled, lengthened or otherwise edited — means the task deletes nothing: the
+ * rules that replaced it get their own timers from the walk the populator asks for on every change.
+ *
+ * <p>Only rules are checked here. The entry's state (its identity, lock, whether it is still latest or the sole
+ * survivor) is the gateway's to check when it acts.
+ */
+final class RuleRecheck {
+
+    private RuleRecheck() {
+    }
+
+    /** Why the task must not run now, or empty when the current rules still ask for it. */
+    static Optional<String> stale(ObjectTask task, ActionKind kind, CurrentRules.Now now, Instant at) {
+        String bucket = task.target().bucket();
+        if (!now.exists()) {
+            return Optional.of("bucket " + bucket + " no longer exists");
+        }
+        if (now.rules().isEmpty()) {
+            return Optional.of(now.invalid() == null ? "bucket " + bucket + " has no lifecycle configuration now"
+                    : "bucket " + bucket + "'s lifecycle configuration is invalid now (" + now.invalid() + ")");
+        }
+        ObjectTask.Details details = task.details();
+        if (details == null || details.ruleId() == null || details.ruleHash() == null) {
+            return Optional.of("the task names no rule, so none can be found to allow it");
+        }
+        RuleSet rules = now.rules().get();
+        Optional<CompiledRule> named = rules.rule(details.ruleId());
+        if (named.isEmpty()) {
+            return Optional.of("rule \"" + details.ruleId() + "\" is no longer in the configuration");
+        }
+        CompiledRule rule = named.get();
+        if (!rule.hash().toHex().equals(details.ruleHash())) {
+            return Optional.of("rule \"" + details.ruleId() + "\" was changed (hash " + details.ruleHash() + " is now "
+                    + rule.hash().toHex() + ")");
+        }
+        if (!rule.enabled()) {
+            return Optional.of("rule \"" + details.ruleId() + "\" is disabled");
+        }
+        if (!rule.kinds().contains(kind)) {
+            return Optional.of("rule \"" + details.ruleId() + "\" has no " + kind + " action");
+        }
+        Instant modTime = details.modTime() != null ? details.modTime()
+                : details.expectedIdentity() != null ? EpochNanos.toInstant(details.expectedIdentity().mtimeNs())
+                : null;
+        Optional<Instant> due = rule.dueAt(kind, modTime, details.noncurrentSince(), rules.calendar());
+        if (due.isEmpty()) {
+            // A task from before tasks carried the times needed: the rule is unchanged (same hash), so the due
+            // instant the decider computed under it still holds.
+            due = Optional.ofNullable(details.dueAt());
+        }
+        if (due.isEmpty()) {
+            return Optional.of("rule \"" + details.ruleId() + "\" gives no due time for this task");
+        }
+        if (at.isBefore(due.get())) {
+            return Optional.of("not due under rule \"" + details.ruleId() + "\" until " + due.get());
+        }
+        return Optional.empty();
+    }
+}
