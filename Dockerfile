@@ -22,7 +22,7 @@ COPY deploy/image/tidemark /usr/local/bin/tidemark
 # The JVM sizes its heap from the container's memory limit, not the host's.
 ENV JAVA_TOOL_OPTIONS="-XX:+UseContainerSupport -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError" \
     TIDEMARK_MANAGEMENT_PORT=8080 \
-    TIDEMARK_REPLAY_STREAMS_STATE_DIR=/var/lib/tidemark/replay-streams
+    TIDEMARK_DATA_DIR=/var/lib/tidemark
 USER 10001:10001
 WORKDIR /var/lib/tidemark
 EXPOSE 8080

@@ -18,6 +18,8 @@ public final class BucketProcessorMetrics {
     private final Map<String, Counter> emitted = new ConcurrentHashMap<>();
     private final Map<String, Counter> walksEnded = new ConcurrentHashMap<>();
     private final Map<String, Counter> failures = new ConcurrentHashMap<>();
+    private final Map<String, Counter> walksFailed = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.LongAdder walksFailedTotal = new java.util.concurrent.atomic.LongAdder();
     private final Map<String, AtomicLong> walkSeconds = new ConcurrentHashMap<>();
     private final Counter listed;
     private final Counter relisted;
@@ -27,6 +29,7 @@ public final class BucketProcessorMetrics {
     private final Counter locked;
     private final Counter anomalies;
     private final Counter unreadable;
+    private final Counter transactionsCut;
     private final Timer pageLatency;
     private final LongAdder pagesDone = new LongAdder();
     private final LongAdder entriesDone = new LongAdder();
@@ -50,6 +53,9 @@ public final class BucketProcessorMetrics {
                 .description("Due entries under object lock, for which no task was sent").register(registry);
         anomalies = Counter.builder("tidemark.bucket.processor.layout.anomalies")
                 .description("Entries that do not fit the S3 layout, stepped over").register(registry);
+        transactionsCut = Counter.builder("tidemark.bucket.processor.transactions.cut")
+                .description("Transactions that reached their time bound and left pages to the next one")
+                .register(registry);
         unreadable = Counter.builder("tidemark.bucket.processor.tasks.unreadable")
                 .description("bucket-tasks records that could not be read, logged and skipped").register(registry);
         pageLatency = Timer.builder("tidemark.bucket.processor.page.duration").publishPercentileHistogram()
@@ -96,6 +102,22 @@ public final class BucketProcessorMetrics {
     }
 
     /** A batch of pages failed and is tried again: {@code filer} or {@code kafka}. */
+    /** A walk stopped on a page it could not walk: not finished; the conductor resumes it. */
+    void walkFailed(String bucket, String mode) {
+        counter(walksFailed, "tidemark.bucket.processor.walks.failed", "Walks stopped on a page that could not be "
+                + "walked (resumed from it by the next conductor pass), by bucket", "bucket", bucket).increment();
+        walksFailedTotal.increment();
+    }
+
+    public long walksFailed() {
+        return walksFailedTotal.sum();
+    }
+
+    /** A transaction that reached its time bound and left pages of its batch to the next one. */
+    void transactionCut() {
+        transactionsCut.increment();
+    }
+
     void failure(String where) {
         counter(failures, "tidemark.bucket.processor.page.failures", "Batches of pages that failed and were tried "
                 + "again, by where", "where", where).increment();
@@ -119,7 +141,8 @@ public final class BucketProcessorMetrics {
 
     String statusLine() {
         return "pages=" + pagesDone.sum() + " entries=" + entriesDone.sum() + " tasks=" + tasksDone.sum()
-                + " walks-ended=" + walksDone.sum() + " relisted=" + (long) relisted.count()
+                + " walks-ended=" + walksDone.sum() + " walks-failed=" + walksFailedTotal.sum()
+                + " relisted=" + (long) relisted.count()
                 + " unreadable=" + (long) unreadable.count();
     }
 

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -53,7 +54,7 @@ public final class BucketProcessorService extends ManagedService {
     private volatile ZooKeeperConnection zookeeper;
     private volatile FilerClient filer;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
-    private volatile KafkaProducer<byte[], byte[]> producer;
+    private volatile AutoCloseable producerBinding;
     private volatile PageLoop loop;
     private volatile Thread worker;
     private volatile StatusLog statusLog;
@@ -86,16 +87,13 @@ public final class BucketProcessorService extends ManagedService {
                 config.grpcDeadline());
         consumer = new KafkaConsumer<>(consumerProperties(config, settings), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
-        producer = new KafkaProducer<>(producerProperties(config), new ByteArraySerializer(),
-                new ByteArraySerializer());
         bindings.add(Metrics.bind(meters, consumer));
-        bindings.add(Metrics.bind(meters, producer));
-        producer.initTransactions();
         PageWorker pages = new PageWorker(EntryLister.of(filer), filer.bucketsDirectory(),
                 ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.ruleReader(), clock);
-        loop = new PageLoop(consumer, producer, topics, pages::page,
-                new WalkProgress(new WalkStates(zookeeper.client()), clock), metrics, settings.retryBackoffMax(),
-                clock);
+        loop = new PageLoop(consumer, this::newProducer, topics, pages::page,
+                new WalkProgress(new WalkStates(zookeeper.client()), clock), metrics,
+                new PageLoop.Limits(settings.retryBackoffMax(), settings.faultMaxAttempts(),
+                        settings.transactionBound(), settings.transactionTimeout()), clock);
         worker = new Thread(() -> {
             try {
                 loop.run(() -> running);
@@ -111,6 +109,31 @@ public final class BucketProcessorService extends ManagedService {
                 config.millis(TidemarkConfig.BUCKET_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
         startFreshness(new WalkFreshness(new LifecycleBuckets(zookeeper.client()), new WalkStates(zookeeper.client()),
                 meters));
+    }
+
+    /**
+     * A transactional producer ready for its first transaction, its metrics bound in place of the last one's: the
+     * loop takes a new one when the coordinator aborted a transaction for its age.
+     */
+    private Producer<byte[], byte[]> newProducer() {
+        KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerProperties(config), new ByteArraySerializer(),
+                new ByteArraySerializer());
+        try {
+            p.initTransactions();
+        } catch (RuntimeException e) {
+            p.close(Duration.ZERO);
+            throw e;
+        }
+        AutoCloseable previous = producerBinding;
+        producerBinding = Metrics.bind(meters, p);
+        if (previous != null) {
+            try {
+                previous.close();
+            } catch (Exception e) {
+                log.debug("unbinding the last producer's metrics: {}", e.toString());
+            }
+        }
+        return p;
     }
 
     /** Refreshes the per-bucket walk freshness on the status interval; a failed read keeps the last figures. */
@@ -177,8 +200,8 @@ public final class BucketProcessorService extends ManagedService {
         for (AutoCloseable binding : bindings) {
             binding.close();
         }
-        if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
+        if (producerBinding != null) {
+            producerBinding.close();
         }
         if (consumer != null) {
             consumer.close(Duration.ofSeconds(5));

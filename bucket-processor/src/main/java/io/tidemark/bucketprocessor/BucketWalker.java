@@ -27,12 +27,14 @@ import org.slf4j.LoggerFactory;
  * far, subdirectories included), so an entry is listed once in the walk; what a piece listed beyond the page's end
  * is listed again by the next page, and counted. Memory holds one page of entries, whatever the bucket's size.
  *
- * <p>A {@code .versions} directory of a versioned bucket is one key: its versions are evaluated together, newest
- * first, with the key's latest pointer, ranks and successor times. When it does not fit in one listing, the walk
- * goes on through it in name order — newest first for the gateway's version IDs — and carries what it knows into
- * the next page ({@link VersionsCursor}). Where that order cannot be trusted, ranks and successors count as
+ * <p>A {@code .versions} directory of a versioned bucket is one key: its versions are listed whole, in one page
+ * whatever the page size, and evaluated together, newest first, with the key's latest pointer, ranks and successor
+ * times. A rank is never carried from one page to the next: a version deleted in between would leave the older ones
+ * with ranks too high, and a rank is what nothing downstream can check (the object processor counts it again from a
+ * fresh listing before a rank-based delete). Where the order cannot be trusted, ranks and successors count as
  * unknown, which never makes anything due early. Multipart uploads under {@code .uploads} are evaluated as uploads
- * and their parts never listed.
+ * and their parts never listed. A walk of one prefix (a key) lists, on the prefix's path, only the names that can
+ * lead to it.
  */
 final class BucketWalker {
 
@@ -43,6 +45,8 @@ final class BucketWalker {
      * reaches.
      */
     private static final int FIRST_PIECE = 1;
+    /** How many versions one ListEntries call of a whole {@code .versions} directory asks for. */
+    private static final int VERSIONS_LISTING = 1_000;
 
     private final EntryLister lister;
     private final ShardFunction shards;
@@ -190,10 +194,25 @@ final class BucketWalker {
         }
 
         private void fill(Frame f) {
+            if (f.kind == FrameKind.VERSIONS && f.group.seen == 0) {
+                // A key's versions are ranked from one listing, whole, whatever the page size: a rank counted across
+                // pages would be wrong as soon as a version between them is deleted, and nothing downstream can
+                // see a rank.
+                List<Entry> all = lister.listAll(f.dir, VERSIONS_LISTING);
+                out.listCalls += all.size() / VERSIONS_LISTING + 1;
+                out.listed += all.size();
+                f.exhausted = true;
+                f.group.piece(all, true);
+                f.buffer.addAll(f.group.sorted(all));
+                if (!all.isEmpty()) {
+                    f.lastName = all.get(all.size() - 1).getName();
+                }
+                return;
+            }
             int remaining = (int) Math.max(1, pageSize - out.handled);
             int limit;
             if (f.kind == FrameKind.VERSIONS) {
-                // At least two, so a key with a single version is known complete from one listing.
+                // A walk resumed inside a .versions directory by an older version of Tidemark: its ranks are unknown.
                 limit = Math.max(2, remaining);
             } else if (f.taken == 0) {
                 limit = Math.min(remaining, FIRST_PIECE);
@@ -201,7 +220,7 @@ final class BucketWalker {
                 double costPerEntry = Math.max(1.0, (double) (out.handled - f.handledAtStart) / f.taken);
                 limit = (int) Math.max(1, Math.min(remaining, Math.floor(remaining / costPerEntry)));
             }
-            List<Entry> got = lister.list(f.dir, f.lastName, limit);
+            List<Entry> got = lister.list(f.dir, namePrefix(f), f.lastName, limit);
             out.listCalls++;
             out.listed += got.size();
             f.exhausted = got.size() < limit;
@@ -296,6 +315,27 @@ final class BucketWalker {
             }
         }
 
+        /**
+         * The name prefix a directory is listed with: a walk of one prefix lists, in each directory on the prefix's
+         * path, only the names that can lead to it (the filer filters them), instead of the whole directory. Inside
+         * the prefix (a directory the prefix ends in or lies above), everything.
+         */
+        private String namePrefix(Frame f) {
+            if (prefix.isEmpty() || f.kind != FrameKind.PLAIN) {
+                return "";
+            }
+            String remainder;
+            if (f.relDir.isEmpty()) {
+                remainder = prefix;
+            } else if (prefix.startsWith(f.relDir + "/")) {
+                remainder = prefix.substring(f.relDir.length() + 1);
+            } else {
+                return "";
+            }
+            int slash = remainder.indexOf('/');
+            return slash < 0 ? remainder : remainder.substring(0, slash);
+        }
+
         private boolean underPrefix(String key) {
             return key.startsWith(prefix);
         }
@@ -362,9 +402,14 @@ final class BucketWalker {
             return new VersionGroup(key, latestId(directory), nullIsLatest(directory), 0, 0, 0, true);
         }
 
+        /**
+         * A walk continued inside a {@code .versions} directory, as older versions of Tidemark split one: the
+         * versions listed before may have changed since, so ranks and successors count as unknown from here (never
+         * early). Walks of this version list a key's versions whole, in one page.
+         */
         static VersionGroup resumed(String key, VersionsCursor cursor) {
             return new VersionGroup(key, cursor.latestVersionId(), cursor.nullIsLatest(), cursor.seen(),
-                    cursor.noncurrentSeen(), cursor.previousMtimeNs(), cursor.ordered());
+                    cursor.noncurrentSeen(), cursor.previousMtimeNs(), false);
         }
 
         static String latestId(Entry directory) {

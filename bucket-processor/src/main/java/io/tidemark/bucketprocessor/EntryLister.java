@@ -9,15 +9,34 @@ import java.util.Optional;
 interface EntryLister {
 
     /** Up to {@code limit} entries of {@code directory} after {@code startAfter} (empty for the start), in name order. */
-    List<Entry> list(String directory, String startAfter, int limit);
+    default List<Entry> list(String directory, String startAfter, int limit) {
+        return list(directory, "", startAfter, limit);
+    }
+
+    /** As {@link #list(String, String, int)}, only entries whose name starts with {@code prefix}. */
+    List<Entry> list(String directory, String prefix, String startAfter, int limit);
+
+    /** Every entry of {@code directory}, listed {@code page} at a time. */
+    default List<Entry> listAll(String directory, int page) {
+        List<Entry> all = new java.util.ArrayList<>();
+        String after = "";
+        while (true) {
+            List<Entry> got = list(directory, "", after, page);
+            all.addAll(got);
+            if (got.size() < page) {
+                return all;
+            }
+            after = got.get(got.size() - 1).getName();
+        }
+    }
 
     Optional<Entry> lookup(String directory, String name);
 
     static EntryLister of(FilerClient filer) {
         return new EntryLister() {
             @Override
-            public List<Entry> list(String directory, String startAfter, int limit) {
-                return filer.listPage(directory, "", startAfter, false, limit);
+            public List<Entry> list(String directory, String prefix, String startAfter, int limit) {
+                return filer.listPage(directory, prefix, startAfter, false, limit);
             }
 
             @Override

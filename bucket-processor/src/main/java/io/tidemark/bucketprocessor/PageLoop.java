@@ -9,9 +9,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -30,40 +33,60 @@ import org.slf4j.LoggerFactory;
  * The bucket processor's consume-transform-produce loop. Each poll's bucket tasks (one page each) are walked, and
  * their object tasks, re-arm records and continuation tasks are sent and committed together with the consumed
  * offsets in one Kafka transaction: a crash at any point redoes the pages whose transaction did not commit, and the
- * committed output holds each page once.
+ * committed output holds each page once. A transaction takes pages until it has been open for its time bound (a
+ * slow filer must not run it into the coordinator's timeout); the pages left go into the next one.
  *
- * <p>Errors: a record that is not a bucket task is logged, counted and consumed (never a stuck partition); a filer
- * refusal that repeating cannot fix ends that task's walk with a log line; a filer or Kafka failure that may pass
- * aborts the transaction, rewinds to the batch's first offsets and tries again after a growing pause; a fenced
- * producer (another instance took over) ends the loop with an exception, as nothing it sends can commit.
+ * <p>Errors: a record that is not a bucket task is logged, counted and consumed (never a stuck partition). A page the
+ * filer failed on in a way that may pass (UNAVAILABLE, a deadline) is tried again after a pause that grows with its
+ * attempts — the pages before it are committed, the rest of its partition waits behind it, other partitions go on —
+ * and one the filer failed on itself (UNKNOWN, INTERNAL, CANCELLED) the same, a bounded number of times. A Kafka
+ * failure aborts the transaction, rewinds to the batch's first offsets and tries again after a growing pause. A page that cannot be walked — that bound reached, a refusal, a bug — stops its walk as
+ * <em>failed</em>, not finished: the walk state keeps the page, the conductor resumes the walk from it at its next
+ * pass (a walk of one key is sent again instead), and it is counted and alerted on. A transaction the coordinator
+ * aborted for outliving its timeout is told from fencing by how long it was open: a new producer takes over and the
+ * pages are done again. A fenced producer otherwise ends the loop with an exception.
  */
 final class PageLoop {
 
     private static final Logger log = LoggerFactory.getLogger(PageLoop.class);
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
 
+    /**
+     * @param faultMaxAttempts  attempts at a page the filer fails on (UNKNOWN, INTERNAL, CANCELLED) before its walk
+     *                          is stopped as failed
+     * @param transactionBound  how long a transaction takes pages for
+     * @param transactionTimeout the producer's {@code transaction.timeout.ms}: a commit that fails as fenced after a
+     *                          transaction open this long was aborted by the coordinator, not by a newer producer
+     */
+    record Limits(Duration backoffMax, int faultMaxAttempts, Duration transactionBound, Duration transactionTimeout) {
+    }
+
     private final Consumer<byte[], byte[]> consumer;
-    private final Producer<byte[], byte[]> producer;
+    private final Supplier<Producer<byte[], byte[]>> producers;
     private final TopicRegistry topics;
     private final Deserializer<BucketTask> decoder;
     private final java.util.function.Function<BucketTask, PageWorker.PageResult> worker;
     private final WalkProgress progress;
     private final BucketProcessorMetrics metrics;
-    private final Duration backoffMax;
+    private final Limits limits;
     private final Clock clock;
+    /** Failed attempts per page (scan and marker) the filer failed on, until the page commits or its walk fails. */
+    private final Map<String, Integer> faults = new LinkedHashMap<>();
+    private Producer<byte[], byte[]> producer;
+    private long transactionBegan;
     private volatile boolean polling;
 
-    PageLoop(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer, TopicRegistry topics,
+    PageLoop(Consumer<byte[], byte[]> consumer, Supplier<Producer<byte[], byte[]>> producers, TopicRegistry topics,
              java.util.function.Function<BucketTask, PageWorker.PageResult> worker, WalkProgress progress,
-             BucketProcessorMetrics metrics, Duration backoffMax, Clock clock) {
+             BucketProcessorMetrics metrics, Limits limits, Clock clock) {
         this.consumer = consumer;
-        this.producer = producer;
+        this.producers = producers;
         this.topics = topics;
         this.decoder = topics.bucketTasks().valueSerde().deserializer();
         this.worker = worker;
         this.progress = progress;
         this.metrics = metrics;
-        this.backoffMax = backoffMax;
+        this.limits = limits;
         this.clock = clock;
     }
 
@@ -71,33 +94,60 @@ final class PageLoop {
         return polling;
     }
 
-    /** Runs until {@code running} turns false; the producer must have had {@code initTransactions()}. */
+    /** Runs until {@code running} turns false. */
     void run(BooleanSupplier running) {
+        producer = producers.get();
         consumer.subscribe(List.of(topics.bucketTasks().name()));
         int failures = 0;
-        while (running.getAsBoolean()) {
-            ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
-            polling = true;
-            if (records.isEmpty()) {
-                continue;
-            }
-            try {
-                List<Committed> committed = commit(records);
-                failures = 0;
-                for (Committed c : committed) {
-                    afterCommit(c);
+        try {
+            while (running.getAsBoolean()) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+                polling = true;
+                if (records.isEmpty()) {
+                    continue;
                 }
-            } catch (ProducerFencedException | InvalidProducerEpochException | FencedInstanceIdException fenced) {
-                throw fenced;
-            } catch (KafkaException | SeaweedCallException e) {
-                abortQuietly();
-                rewind(records);
-                metrics.failure(e instanceof SeaweedCallException ? "filer" : "kafka");
-                Duration pause = backoff(failures++);
-                log.warn("a batch of {} bucket task(s) failed and is tried again in {} ms: {}", records.count(),
-                        pause.toMillis(), e.toString());
-                sleep(pause, running);
+                try {
+                    Batch batch = commit(records);
+                    failures = 0;
+                    for (Committed c : batch.done()) {
+                        afterCommit(c);
+                    }
+                    if (batch.retry() != null) {
+                        // The page the filer failed on, and what followed it on its partition, are polled again
+                        // after the pause; the pages before it are committed.
+                        metrics.failure("filer");
+                        log.warn("a page failed on the filer and is tried again in {} ms: {}",
+                                batch.retryAfter().toMillis(), batch.retry().toString());
+                        sleep(batch.retryAfter(), running);
+                    }
+                } catch (ProducerFencedException | InvalidProducerEpochException fenced) {
+                    Duration open = Duration.ofNanos(System.nanoTime() - transactionBegan);
+                    if (open.compareTo(limits.transactionTimeout()) < 0) {
+                        throw fenced;
+                    }
+                    // The coordinator aborted the transaction for its age and bumped the producer's epoch: nothing of
+                    // it is visible. A new producer does the pages again.
+                    metrics.failure("transaction-timeout");
+                    log.warn("a transaction was open {} ms, past transaction.timeout.ms, and was aborted by the "
+                            + "coordinator; its {} page(s) are done again with a new producer", open.toMillis(),
+                            records.count());
+                    replaceProducer();
+                    rewind(records);
+                    sleep(backoff(failures++), running);
+                } catch (FencedInstanceIdException fenced) {
+                    throw fenced;
+                } catch (KafkaException e) {
+                    abortQuietly();
+                    rewind(records);
+                    metrics.failure("kafka");
+                    Duration pause = backoff(failures++);
+                    log.warn("a batch of {} bucket task(s) failed and is tried again in {} ms: {}", records.count(),
+                            pause.toMillis(), e.toString());
+                    sleep(pause, running);
+                }
             }
+        } finally {
+            producer.close(Duration.ofSeconds(5));
         }
     }
 
@@ -105,43 +155,128 @@ final class PageLoop {
     private record Committed(BucketTask task, PageWorker.PageResult result, Duration took) {
     }
 
-    private List<Committed> commit(ConsumerRecords<byte[], byte[]> records) {
+    /**
+     * What one transaction did: the pages it committed and, when a page failed on the filer in a way that may pass,
+     * that failure and how long to wait before the page is tried again.
+     */
+    private record Batch(List<Committed> done, SeaweedCallException retry, Duration retryAfter) {
+    }
+
+    /** Thrown by {@link #walk} for a page to be tried again: the filer failed on it in a way that may pass. */
+    private static final class TryAgain extends RuntimeException {
+        final SeaweedCallException cause;
+        final int attempts;
+
+        TryAgain(SeaweedCallException cause, int attempts) {
+            super(cause);
+            this.cause = cause;
+            this.attempts = attempts;
+        }
+    }
+
+    private Batch commit(ConsumerRecords<byte[], byte[]> records) {
         producer.beginTransaction();
+        transactionBegan = System.nanoTime();
         List<Committed> done = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<TopicPartition, Long> left = new LinkedHashMap<>();
+        TryAgain retry = null;
+        boolean cut = false;
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            offsets.put(new TopicPartition(record.topic(), record.partition()),
-                    new OffsetAndMetadata(record.offset() + 1));
+            TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+            if (left.containsKey(tp)) {
+                continue;
+            }
+            if ((!done.isEmpty() || !offsets.isEmpty())
+                    && System.nanoTime() - transactionBegan > limits.transactionBound().toNanos()) {
+                // Out of time: this record and the rest of its partition go into the next transaction.
+                left.put(tp, record.offset());
+                cut = true;
+                continue;
+            }
             BucketTask task = decode(record);
             if (task == null) {
+                offsets.put(tp, new OffsetAndMetadata(record.offset() + 1));
                 continue;
             }
             Instant started = clock.instant();
             PageWorker.PageResult result;
             try {
-                result = worker.apply(task);
-            } catch (SeaweedCallException e) {
-                if (e.kind() != FailureKind.PERMANENT) {
-                    throw e;
-                }
-                log.error("bucket {}: the filer refused walk {} at {} ({}); the walk ends here", task.target().bucket(),
-                        task.details().scanId(), task.details().marker(), e.getMessage());
-                result = new PageWorker.PageResult(new PageOutput(), java.util.Optional.empty(), "filer-refused");
-            } catch (KafkaException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                // A task this code cannot walk would fail the same way on every retry and hold its partition for
-                // ever: end that walk, loudly, and go on with the others.
-                log.error("bucket {}: walk {} failed at {} and ends here: {}", task.target().bucket(),
-                        task.details().scanId(), task.details().marker(), e.toString(), e);
-                result = new PageWorker.PageResult(new PageOutput(), java.util.Optional.empty(), "failed");
+                result = walk(task);
+            } catch (TryAgain again) {
+                // This page, and the rest of its partition in order behind it, wait; other partitions go on.
+                left.put(tp, record.offset());
+                retry = retry == null || again.attempts > retry.attempts ? again : retry;
+                continue;
             }
+            offsets.put(tp, new OffsetAndMetadata(record.offset() + 1));
             send(task, result);
             done.add(new Committed(task, result, Duration.between(started, clock.instant())));
         }
-        producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-        commitTransaction();
-        return done;
+        if (offsets.isEmpty()) {
+            producer.abortTransaction();
+        } else {
+            producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
+            commitTransaction();
+        }
+        left.forEach((tp, offset) -> {
+            if (consumer.assignment().contains(tp)) {
+                consumer.seek(tp, offset);
+            }
+        });
+        if (cut) {
+            metrics.transactionCut();
+        }
+        for (Committed c : done) {
+            faults.remove(pageKey(c.task()));
+        }
+        return retry == null ? new Batch(done, null, Duration.ZERO)
+                : new Batch(done, retry.cause, backoff(retry.attempts - 1));
+    }
+
+    /**
+     * One page. A failure that may pass is thrown as {@link TryAgain}, so the page is tried again after a pause; one
+     * that cannot be walked becomes the end of its walk, as failed.
+     */
+    private PageWorker.PageResult walk(BucketTask task) {
+        if (progress.superseded(task)) {
+            return new PageWorker.PageResult(new PageOutput(), Optional.empty(), "superseded");
+        }
+        try {
+            return worker.apply(task);
+        } catch (SeaweedCallException e) {
+            if (e.kind() == FailureKind.PERMANENT) {
+                faults.remove(pageKey(task));
+                return failed(task, "the filer refused: " + e.getMessage(), false);
+            }
+            int attempts = faults.merge(pageKey(task), 1, Integer::sum);
+            if (e.kind() == FailureKind.TRANSIENT || attempts < limits.faultMaxAttempts()) {
+                throw new TryAgain(e, attempts);
+            }
+            faults.remove(pageKey(task));
+            return failed(task, "the filer failed " + attempts + " times: " + e.getMessage(), true);
+        } catch (KafkaException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // A task this code cannot walk would fail the same way on every retry and hold its partition for ever.
+            log.error("bucket {}: walk {} cannot walk its page at {}", task.target().bucket(), task.details().scanId(),
+                    task.details().marker(), e);
+            return failed(task, "it could not be walked: " + e, false);
+        }
+    }
+
+    /**
+     * A walk of the whole bucket stops here and is resumed from this page (its state says where, see
+     * {@link #afterCommit}); a walk of one key that may succeed later is sent again instead, as its own continuation.
+     */
+    private static PageWorker.PageResult failed(BucketTask task, String why, boolean mayPass) {
+        boolean oneKey = task.details().prefix() != null && !task.details().prefix().isEmpty();
+        Optional<BucketTask> again = oneKey && mayPass ? Optional.of(task) : Optional.empty();
+        return new PageWorker.PageResult(new PageOutput(), again, "failed", why);
+    }
+
+    private static String pageKey(BucketTask task) {
+        return task.details().scanId() + "@" + task.details().marker();
     }
 
     /**
@@ -195,6 +330,17 @@ final class PageLoop {
         PageWorker.PageResult result = c.result();
         String mode = task.details().mode().name();
         metrics.page(mode, result.output(), c.took());
+        if ("failed".equals(result.endReason())) {
+            metrics.walkFailed(task.target().bucket(), mode);
+            boolean again = result.next().isPresent();
+            log.error("bucket {}: walk {} ({}) failed at {}: {}; {}", task.target().bucket(), task.details().scanId(),
+                    mode, task.details().marker() == null ? "its start" : task.details().marker(), result.failure(),
+                    again ? "the walk of the key is sent again" : task.details().prefix() == null
+                            || task.details().prefix().isEmpty() ? "the next conductor pass resumes it from there"
+                            : "it is given up");
+            progress.failed(task, result.failure());
+            return;
+        }
         boolean last = result.next().isEmpty();
         var took = progress.paged(task, result.output().handled, last);
         if (last) {
@@ -203,6 +349,15 @@ final class PageLoop {
             log.info("bucket {}: walk {} ({}) ended: {}", task.target().bucket(), task.details().scanId(), mode,
                     reason);
         }
+    }
+
+    private void replaceProducer() {
+        try {
+            producer.close(Duration.ZERO);
+        } catch (RuntimeException e) {
+            log.debug("closing the timed-out producer: {}", e.toString());
+        }
+        producer = producers.get();
     }
 
     private void abortQuietly() {
@@ -226,7 +381,7 @@ final class PageLoop {
 
     private Duration backoff(int failures) {
         long millis = FIRST_BACKOFF.toMillis() << Math.min(failures, 16);
-        return Duration.ofMillis(Math.min(millis, backoffMax.toMillis()));
+        return Duration.ofMillis(Math.min(millis, limits.backoffMax().toMillis()));
     }
 
     private static void sleep(Duration pause, BooleanSupplier running) {

@@ -22,9 +22,15 @@ final class PageWorker {
 
     /**
      * @param next      the continuation task, empty when the walk is over
-     * @param endReason why the walk ended before listing, else {@code null}
+     * @param endReason why the walk ended before listing, else {@code null}; {@code failed} for a page that could not
+     *                  be walked
+     * @param failure   why it could not, for a failed page
      */
-    record PageResult(PageOutput output, Optional<BucketTask> next, String endReason) {
+    record PageResult(PageOutput output, Optional<BucketTask> next, String endReason, String failure) {
+
+        PageResult(PageOutput output, Optional<BucketTask> next, String endReason) {
+            this(output, next, endReason, null);
+        }
     }
 
     private final EntryLister lister;

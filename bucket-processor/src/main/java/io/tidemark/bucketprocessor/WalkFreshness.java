@@ -27,6 +27,7 @@ final class WalkFreshness {
     private final LifecycleBuckets registry;
     private final WalkStates walks;
     private final MultiGauge lastFinished;
+    private final MultiGauge failed;
     private final AtomicLong unseeded = new AtomicLong();
 
     WalkFreshness(LifecycleBuckets registry, WalkStates walks, MeterRegistry meters) {
@@ -35,6 +36,9 @@ final class WalkFreshness {
         this.lastFinished = MultiGauge.builder("tidemark.walker.last.finished.timestamp.seconds")
                 .description("Per walked bucket: when its last walk finished (before any, when the first started)")
                 .baseUnit("seconds").register(meters);
+        this.failed = MultiGauge.builder("tidemark.walker.walk.failed")
+                .description("Per bucket whose newest walk stopped on a page it could not walk: 1 until the conductor "
+                        + "resumes it (its state names the page and why)").register(meters);
         Gauge.builder("tidemark.walker.buckets.unseeded", unseeded, AtomicLong::get)
                 .description("Buckets whose rules need walks and that no walk has been seeded for yet")
                 .register(meters);
@@ -43,13 +47,18 @@ final class WalkFreshness {
     /** Reads the registry and the walk states once and replaces the published figures. */
     void refresh() throws Exception {
         List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        List<MultiGauge.Row<?>> failedRows = new ArrayList<>();
         long never = 0;
         for (var node : registry.readAll().entrySet()) {
             String bucket = node.getKey();
+            Optional<WalkState> state = walks.read(bucket);
+            if (state.map(WalkState::failed).orElse(false)) {
+                failedRows.add(MultiGauge.Row.of(Tags.of("bucket", bucket), 1.0));
+            }
             if (!RegistryEntry.walked(node.getValue())) {
                 continue;
             }
-            Optional<Instant> since = walks.read(bucket).flatMap(WalkFreshness::freshness);
+            Optional<Instant> since = state.flatMap(WalkFreshness::freshness);
             if (since.isEmpty()) {
                 never++;
                 continue;
@@ -57,6 +66,7 @@ final class WalkFreshness {
             rows.add(MultiGauge.Row.of(Tags.of("bucket", bucket), since.get().toEpochMilli() / 1000.0));
         }
         lastFinished.register(rows, true);
+        failed.register(failedRows, true);
         unseeded.set(never);
     }
 

@@ -62,12 +62,69 @@ class WalkProgress {
         }
     }
 
+    /**
+     * Records that the walk stopped on this page and will resume from it: it is not finished, so walker freshness
+     * does not move and the conductor takes it up again at its next pass.
+     */
+    void failed(BucketTask task, String why) {
+        if (!wholeBucket(task)) {
+            return;
+        }
+        Instant now = clock.instant();
+        try {
+            states.update(task.target().bucket(), current -> {
+                WalkState base = current != null && task.details().scanId().equals(current.scanId()) ? current
+                        : WalkState.seeded(task.details().scanId(), task.details().mode().name(), now, current);
+                return base.failedOn(task.details(), why, now);
+            });
+        } catch (Exception e) {
+            log.warn("walk state of bucket {} not updated after walk {} failed: {}", task.target().bucket(),
+                    task.details().scanId(), e.toString());
+        }
+    }
+
+    /**
+     * Whether a newer walk of the bucket has taken over from this one, which should then stop: a steady walk once
+     * any other walk owns the state (a recovery walk covers every kind; a newer steady walk was seeded because this
+     * one counted as stale), a recovery walk once a newer recovery walk does. The first page of a walk is never
+     * superseded (it takes the state over); a failed read says no.
+     */
+    boolean superseded(BucketTask task) {
+        if (!wholeBucket(task) || task.details().marker() == null) {
+            return false;
+        }
+        try {
+            Optional<WalkState> current = states.read(task.target().bucket());
+            if (current.isEmpty() || current.get().scanId().equals(task.details().scanId())) {
+                return false;
+            }
+            return task.details().mode() == BucketTask.Mode.steady
+                    || BucketTask.Mode.recovery.name().equals(current.get().mode());
+        } catch (Exception e) {
+            log.warn("walk state of bucket {} not read: {}", task.target().bucket(), e.toString());
+            return false;
+        }
+    }
+
+    private static boolean wholeBucket(BucketTask task) {
+        return task.details().prefix() == null || task.details().prefix().isEmpty();
+    }
+
     /** For tests and for a processor without ZooKeeper: records nothing. */
     static WalkProgress none(Clock clock) {
         return new WalkProgress(null, clock) {
             @Override
             Optional<Duration> paged(BucketTask task, long handled, boolean last) {
                 return Optional.empty();
+            }
+
+            @Override
+            void failed(BucketTask task, String why) {
+            }
+
+            @Override
+            boolean superseded(BucketTask task) {
+                return false;
             }
         };
     }

@@ -139,8 +139,12 @@ class BucketWalkerTest {
         assertThat(tasks).allSatisfy(t -> assertThat(t.kind()).isEqualTo("NEWER_NONCURRENT"));
     }
 
+    /**
+     * Issue 27 item 4: a key's versions are ranked from one listing, never from a count carried from one page to the
+     * next (a version deleted between the pages would leave the older ones ranked too high, and deleted).
+     */
     @Test
-    void shouldEvaluateAllVersionsOfAKeyTogetherWhenTheirDirectorySpansPages() {
+    void shouldRankAKeysVersionsFromOneListingWhateverThePageSize() {
         bucket("b", BucketVersioning.ENABLED, rules(rule("keep2", "",
                 "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
                         + "<NewerNoncurrentVersions>2</NewerNoncurrentVersions></NoncurrentVersionExpiration>")));
@@ -156,11 +160,42 @@ class BucketWalkerTest {
         WalkFixture.Walk paged = f.walk("b", Mode.steady, 3);
 
         assertThat(whole.pages()).hasSize(1);
-        assertThat(paged.pages().size()).isGreaterThan(9);
-        assertThat(paged.pages().stream().anyMatch(p -> p.next().map(t -> t.details().versions() != null)
-                .orElse(false))).as("some page ends inside a .versions directory").isTrue();
+        assertThat(paged.pages().size()).isGreaterThan(2);
+        assertThat(paged.pages()).as("no page ends inside a .versions directory").allSatisfy(p -> assertThat(
+                p.next().map(t -> t.details().versions() != null).orElse(false)).isFalse());
+        assertThat(paged.pages()).allSatisfy(p -> assertThat(p.output().tasksByKind.getOrDefault("NONCURRENT_DAYS", 0L))
+                .as("a key's due versions come from one page").isIn(0L, 6L, 12L, 18L));
         assertThat(whole.tasks()).hasSize(3 * 6);
         assertThat(paged.tasks()).containsExactlyElementsOf(whole.tasks());
+    }
+
+    /**
+     * Issue 27 item 8: the walk of one key that replay-streams or the object processor asks for lists only what can
+     * lead to the key, not every directory on its path in full.
+     */
+    @Test
+    void shouldListOnlyWhatLeadsToTheKeyWhenWalkingOneKey() {
+        bucket("b", BucketVersioning.ENABLED, rules(rule("date", "", "<Expiration><Date>2026-03-02T00:00:00Z</Date>"
+                + "</Expiration>")));
+        for (int i = 0; i < 300; i++) {
+            put("b", String.format("logs/app/x%03d", i));
+            put("b", String.format("logs/y%03d", i));
+            put("b", String.format("other%03d", i));
+        }
+        put("b", "logs/app/k");
+        f.clock.advance(Duration.ofDays(2));
+        long listedBefore = f.lister.listed;
+
+        PageWorker worker = f.worker(1000);
+        var task = new io.tidemark.messages.BucketTask(io.tidemark.messages.BucketTask.PROCESS_BUCKET,
+                new io.tidemark.messages.BucketTask.Target("b"),
+                new io.tidemark.messages.BucketTask.Details("key-walk", Mode.recovery, "logs/app/k", null));
+        PageWorker.PageResult page = worker.page(task);
+
+        assertThat(page.next()).isEmpty();
+        assertThat(page.output().tasks).extracting(t -> t.value().target().objectPath()).containsExactly("logs/app/k");
+        assertThat(f.lister.listed - listedBefore).as("entries listed for one key").isLessThan(10);
+        assertThat(page.output().handled).isLessThan(10);
     }
 
     @Test

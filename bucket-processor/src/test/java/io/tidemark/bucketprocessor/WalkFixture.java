@@ -94,8 +94,8 @@ final class WalkFixture implements AutoCloseable {
         }
 
         @Override
-        public List<Entry> list(String directory, String startAfter, int limit) {
-            List<Entry> page = inner.list(directory, startAfter, limit);
+        public List<Entry> list(String directory, String prefix, String startAfter, int limit) {
+            List<Entry> page = inner.list(directory, prefix, startAfter, limit);
             listCalls++;
             listed += page.size();
             return page;

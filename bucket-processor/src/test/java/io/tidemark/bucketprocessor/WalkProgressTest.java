@@ -47,4 +47,55 @@ class WalkProgressTest {
             assertThat(states.read("photos").orElseThrow().finishedAt()).isEqualTo(NOW);
         }
     }
+
+    /**
+     * Issue 27 item 9: a recovery walk that begins while a steady walk runs takes the state over; the steady walk must
+     * then stop, or once the recovery walk finished the conductor would seed a second steady walk beside it.
+     */
+    @Test
+    void shouldStopAWalkThatANewerWalkOfTheBucketTookOverFrom(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        TidemarkConfig config = new TidemarkConfig(Map.of("zookeeper.connect", cluster.zookeeperConnect(),
+                "zookeeper.chroot", ns.zookeeperChroot() + "-taken"));
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            WalkStates states = new WalkStates(zk.client());
+            WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, false);
+            assertThat(progress.superseded(task("steady-1", BucketTask.Mode.steady, "", "m1"))).isFalse();
+
+            progress.paged(task("recovery-1", BucketTask.Mode.recovery, "", null), 1000, false);
+
+            assertThat(progress.superseded(task("steady-1", BucketTask.Mode.steady, "", "m2"))).as("steady gives way")
+                    .isTrue();
+            assertThat(progress.superseded(task("recovery-1", BucketTask.Mode.recovery, "", "r1"))).isFalse();
+            progress.paged(task("steady-2", BucketTask.Mode.steady, "", null), 10, false);
+            assertThat(progress.superseded(task("recovery-1", BucketTask.Mode.recovery, "", "r2")))
+                    .as("a recovery walk is owed to its end; a steady one does not stop it").isFalse();
+            assertThat(progress.superseded(task("promoted-1", BucketTask.Mode.recovery, "k", "x")))
+                    .as("walks of one key are not tracked").isFalse();
+        }
+    }
+
+    /** A failed walk is recorded as such, with its page, and is not finished. */
+    @Test
+    void shouldRecordAFailedWalkWithItsPageAndNotAsFinished(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        TidemarkConfig config = new TidemarkConfig(Map.of("zookeeper.connect", cluster.zookeeperConnect(),
+                "zookeeper.chroot", ns.zookeeperChroot() + "-failed"));
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            WalkStates states = new WalkStates(zk.client());
+            WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, false);
+            BucketTask stuck = task("steady-1", BucketTask.Mode.steady, "", "logs/k0042");
+
+            progress.failed(stuck, "the filer failed 5 times: UNKNOWN");
+
+            WalkState state = states.read("photos").orElseThrow();
+            assertThat(state.failed()).isTrue();
+            assertThat(state.finishedAt()).isNull();
+            assertThat(state.resume()).isEqualTo(stuck.details());
+            assertThat(state.failure()).contains("UNKNOWN");
+            assertThat(state.inProgress(NOW, java.time.Duration.ofHours(6))).isFalse();
+        }
+    }
 }

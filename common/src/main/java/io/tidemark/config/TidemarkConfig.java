@@ -67,6 +67,7 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String REPLAY_MAX_FIRED_PER_TICK = "replay-streams.max.fired.per.tick";
     public static final String REPLAY_MAX_FIRE_TIME_PER_TICK_MS = "replay-streams.max.fire.time.per.tick.ms";
     public static final String REPLAY_STATE_DIR = "replay-streams.state.dir";
+    public static final String DATA_DIR = "data.dir";
     public static final String REPLAY_NUM_STREAM_THREADS = "replay-streams.num.stream.threads";
     public static final String REPLAY_STANDBY_REPLICAS = "replay-streams.standby.replicas";
     public static final String REPLAY_STATUS_INTERVAL_MS = "replay-streams.status.interval.ms";
@@ -89,6 +90,8 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String BUCKET_PROCESSOR_PAGE_SIZE = "bucket-processor.page.size";
     public static final String BUCKET_PROCESSOR_TASKS_PER_TRANSACTION = "bucket-processor.tasks.per.transaction";
     public static final String BUCKET_PROCESSOR_RETRY_BACKOFF_MAX_MS = "bucket-processor.retry.backoff.max.ms";
+    public static final String BUCKET_PROCESSOR_FAULT_MAX_ATTEMPTS = "bucket-processor.fault.max.attempts";
+    public static final String BUCKET_PROCESSOR_TRANSACTION_MAX_MS = "bucket-processor.transaction.max.ms";
     public static final String BUCKET_PROCESSOR_STATUS_INTERVAL_MS = "bucket-processor.status.interval.ms";
 
     /** The prefix of every Tidemark environment variable. */
@@ -211,9 +214,15 @@ public class TidemarkConfig extends AbstractConfig {
                 .define(REPLAY_MAX_FIRED_PER_TICK, Type.INT, 10_000, Range.between(1, 10_000_000), Importance.LOW,
                         "Most timers one stream task fires per tick, so a backlog cannot hold up its commits; the "
                                 + "rest fire on the next ticks.")
-                .define(REPLAY_STATE_DIR, Type.STRING, "/tmp/tidemark-replay-streams",
-                        Importance.MEDIUM, "Where replay-streams keeps its local state (RocksDB); it is rebuilt from "
-                                + "the changelog when lost.")
+                .define(DATA_DIR, Type.STRING, "tidemark-data", Importance.MEDIUM,
+                        "Where services keep local state (relative paths from the working directory); deployments "
+                                + "mount a volume here (the container image: /var/lib/tidemark). Never under /tmp, "
+                                + "which the system may clean.")
+                .define(REPLAY_STATE_DIR, Type.STRING, "", Importance.LOW, "Where replay-streams keeps its local "
+                                + "state (RocksDB); empty: replay-streams under data.dir. It is a cache of the "
+                                + "changelogs: lost, it is rebuilt from them; from another Kafka cluster or with a "
+                                + "global store past its topic's end (a recreated topic), it is discarded and rebuilt "
+                                + "at start.")
                 .define(REPLAY_NUM_STREAM_THREADS, Type.INT, 1, Range.between(1, 64), Importance.LOW,
                         "Stream threads of one replay-streams instance.")
                 .define(REPLAY_STANDBY_REPLICAS, Type.INT, 0, Range.between(0, 10), Importance.LOW,
@@ -278,6 +287,15 @@ public class TidemarkConfig extends AbstractConfig {
                 .define(BUCKET_PROCESSOR_RETRY_BACKOFF_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.LOW,
                         "Longest wait before a page that failed on the filer or on Kafka is tried again; the wait "
                                 + "starts at 200 ms and doubles.")
+                .define(BUCKET_PROCESSOR_FAULT_MAX_ATTEMPTS, Type.INT, 5, Range.between(1, 1_000), Importance.LOW,
+                        "Attempts at a page the filer fails on (UNKNOWN, INTERNAL, CANCELLED: how a filer reports its "
+                                + "own errors), with the backoff between them, before its walk stops as failed; the "
+                                + "next conductor pass resumes it from that page. Transport failures (UNAVAILABLE, "
+                                + "deadlines) are retried without limit; refusals stop the walk at once.")
+                .define(BUCKET_PROCESSOR_TRANSACTION_MAX_MS, Type.LONG, 15_000L, Range.atLeast(100), Importance.LOW,
+                        "How long one bucket-processor transaction takes pages for (at most a quarter of the "
+                                + "producer's transaction.timeout.ms): pages past it go into the next transaction, so "
+                                + "a slow filer never runs a transaction into the coordinator's timeout.")
                 .define(BUCKET_PROCESSOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                         "How often the bucket processor logs its status line.");
     }
@@ -335,6 +353,12 @@ public class TidemarkConfig extends AbstractConfig {
 
     public Duration shutdownTimeout() {
         return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS));
+    }
+
+    /** Where replay-streams keeps its local state: its own setting, else {@code replay-streams} under the data dir. */
+    public Path replayStateDir() {
+        String own = getString(REPLAY_STATE_DIR);
+        return own == null || own.isBlank() ? Path.of(getString(DATA_DIR), "replay-streams") : Path.of(own);
     }
 
     /** One setting in milliseconds, as a duration. */

@@ -1,5 +1,6 @@
 package io.tidemark.zookeeper;
 
+import io.tidemark.messages.BucketTask;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -11,21 +12,46 @@ import java.time.Instant;
  * @param progressAt     when the walk last finished a page (or was seeded)
  * @param finishedAt     when the walk's last page committed, {@code null} while it runs
  * @param lastFinishedAt when the most recent walk to finish did, kept across the start of the next one
+ * @param failedAt       when the walk stopped on a page it could not walk (a filer error that did not pass, a bug),
+ *                       {@code null} unless it did; a failed walk is not finished: the conductor resumes it
+ * @param failure        why it stopped
+ * @param resume         the page it stopped on, from which it resumes
  */
 public record WalkState(String scanId, String mode, Instant startedAt, long pages, long entries, Instant progressAt,
-                        Instant finishedAt, Instant lastFinishedAt) {
+                        Instant finishedAt, Instant lastFinishedAt, Instant failedAt, String failure,
+                        BucketTask.Details resume) {
+
+    public WalkState(String scanId, String mode, Instant startedAt, long pages, long entries, Instant progressAt,
+                     Instant finishedAt, Instant lastFinishedAt) {
+        this(scanId, mode, startedAt, pages, entries, progressAt, finishedAt, lastFinishedAt, null, null, null);
+    }
 
     public static WalkState seeded(String scanId, String mode, Instant now, WalkState previous) {
         return new WalkState(scanId, mode, now, 0, 0, now, null, previous == null ? null : previous.lastFinishedAt());
     }
 
-    /** Whether a walk is still under way: not finished, and it made progress within {@code staleAfter}. */
+    /** Whether a walk is still under way: not finished or failed, and it made progress within {@code staleAfter}. */
     public boolean inProgress(Instant now, Duration staleAfter) {
-        return finishedAt == null && progressAt != null && progressAt.plus(staleAfter).isAfter(now);
+        return finishedAt == null && failedAt == null && progressAt != null && progressAt.plus(staleAfter).isAfter(now);
+    }
+
+    /** Whether the walk stopped on a page it could not walk, and waits to be resumed. */
+    public boolean failed() {
+        return failedAt != null && finishedAt == null;
     }
 
     public WalkState page(long listed, Instant now, boolean last) {
         return new WalkState(scanId, mode, startedAt, pages + 1, entries + listed, now, last ? now : null,
-                last ? now : lastFinishedAt);
+                last ? now : lastFinishedAt, null, null, null);
+    }
+
+    /** The walk stopped on the page {@code at}; it resumes from there. */
+    public WalkState failedOn(BucketTask.Details at, String why, Instant now) {
+        return new WalkState(scanId, mode, startedAt, pages, entries, progressAt, null, lastFinishedAt, now, why, at);
+    }
+
+    /** The failed walk taken up again from its page. */
+    public WalkState resumed(Instant now) {
+        return new WalkState(scanId, mode, startedAt, pages, entries, now, null, lastFinishedAt, null, null, null);
     }
 }

@@ -19,6 +19,7 @@ public final class ConductorMetrics {
     private final Map<String, AtomicReference<Double>> backlogs = new ConcurrentHashMap<>();
     private final Counter seeded;
     private final Counter underWay;
+    private final Counter resumed;
     private final Timer duration;
     private final AtomicLong lastPassSeconds = new AtomicLong();
 
@@ -38,6 +39,8 @@ public final class ConductorMetrics {
                 .description("Buckets given a steady walk task").register(registry);
         underWay = Counter.builder("tidemark.conductor.buckets.under.way")
                 .description("Buckets not seeded because their previous walk is still going").register(registry);
+        resumed = Counter.builder("tidemark.conductor.walks.resumed")
+                .description("Failed walks taken up again from the page they stopped on").register(registry);
         duration = Timer.builder("tidemark.conductor.pass.duration").description("How long passes took")
                 .register(registry);
         Gauge.builder("tidemark.conductor.last.pass.timestamp.seconds", lastPassSeconds, AtomicLong::get)
@@ -53,6 +56,14 @@ public final class ConductorMetrics {
     void seeded(int buckets, int skipped) {
         seeded.increment(buckets);
         underWay.increment(skipped);
+    }
+
+    void resumed() {
+        resumed.increment();
+    }
+
+    public double resumedCount() {
+        return resumed.count();
     }
 
     void backlog(String group, long records) {

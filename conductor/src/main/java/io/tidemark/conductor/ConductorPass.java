@@ -99,6 +99,24 @@ final class ConductorPass {
         }
     }
 
+    /** The task that resumes the bucket's failed walk, the state marked as resumed; empty when none failed. */
+    private Optional<BucketTask> resumeFailed(WalkStates walks, String bucket) throws Exception {
+        Optional<WalkState> state = walks.read(bucket);
+        if (state.isEmpty() || !state.get().failed() || state.get().resume() == null) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant();
+        String scanId = state.get().scanId();
+        Optional<WalkState> taken = walks.update(bucket, current -> current != null && current.failed()
+                && scanId.equals(current.scanId()) ? current.resumed(now) : null);
+        if (taken.isEmpty()) {
+            return Optional.empty();
+        }
+        metrics.resumed();
+        return Optional.of(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
+                state.get().resume()));
+    }
+
     private PassReport seed() {
         long backlog = -1;
         if (settings.maxBacklog() >= 0) {
@@ -128,6 +146,16 @@ final class ConductorPass {
             for (var node : registry.readAll().entrySet()) {
                 String bucket = node.getKey();
                 Optional<RegistryEntry> entry = node.getValue();
+                Optional<BucketTask> resumed = resumeFailed(walks, bucket);
+                if (resumed.isPresent()) {
+                    // A walk that stopped on a page it could not walk is taken up again from that page, whatever the
+                    // bucket's rules: a recovery walk (the only walk a timers-only bucket gets) is owed to the end.
+                    sends.add(producer.send(bucketTasks.record(bucket, resumed.get())));
+                    seeded.add(bucket);
+                    log.info("bucket {}: resuming failed walk {} from {}", bucket, resumed.get().details().scanId(),
+                            resumed.get().details().marker() == null ? "its start" : resumed.get().details().marker());
+                    continue;
+                }
                 if (!RegistryEntry.walked(entry)) {
                     notWalked++;
                     continue;

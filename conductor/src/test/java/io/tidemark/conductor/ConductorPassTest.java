@@ -115,6 +115,38 @@ class ConductorPassTest {
         }
     }
 
+    /**
+     * Issue 27 item 2: a walk that stopped on a page it could not walk is not finished. The next pass resumes it from
+     * that page, in its own mode and under its own scan id — a days-only bucket's recovery walk included, though
+     * steady passes never walk that bucket.
+     */
+    @Test
+    void shouldResumeAFailedWalkFromThePageItStoppedOn(LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        TidemarkConfig config = config(cluster, ns, "resume", Map.of());
+        register(config);
+        BucketTask.Details stoppedAt = new BucketTask.Details("recovery-days-only-1", BucketTask.Mode.recovery, "",
+                "logs/2026/k0042");
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            new WalkStates(zk.client()).update("days-only", current -> WalkState.seeded(stoppedAt.scanId(),
+                    "recovery", java.time.Instant.now(), null).failedOn(stoppedAt, "the filer failed", java.time.Instant.now()));
+        }
+        try (Conductor conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
+            PassReport first = conductor.runPass();
+            assertThat(first.seeded()).containsExactlyInAnyOrder("alpha", "beta", "days-only");
+            assertThat(conductor.metrics().resumedCount()).isEqualTo(1);
+
+            PassReport second = conductor.runPass();
+            assertThat(second.seeded()).as("the resumed walk is under way again").doesNotContain("days-only");
+        }
+        assertThat(seededTasks(config)).filteredOn(t -> t.target().bucket().equals("days-only")).singleElement()
+                .satisfies(t -> assertThat(t.details()).isEqualTo(stoppedAt));
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            WalkState state = new WalkStates(zk.client()).read("days-only").orElseThrow();
+            assertThat(state.failed()).isFalse();
+            assertThat(state.scanId()).isEqualTo("recovery-days-only-1");
+        }
+    }
+
     @Test
     void shouldRunOnePassWhenTwoConductorsStartTogether(LocalCluster cluster, ClusterNamespace ns) throws Exception {
         TidemarkConfig config = config(cluster, ns, "two", Map.of());

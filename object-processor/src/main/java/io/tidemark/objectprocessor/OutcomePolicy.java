@@ -60,8 +60,9 @@ final class OutcomePolicy {
         String reason = response.getReason();
         return switch (response.getOutcome()) {
             case DONE -> new Decision(Verdict.COMPLETE, outcome, reason);
-            case NOOP_RESOLVED -> NOT_NOW_NOOPS.contains(reason) ? notNow(task, outcome, reason, attempts)
-                    : new Decision(Verdict.COMPLETE, outcome, reason);
+            // An upload answered NOT_FOUND is gone: its path names it, and a walk of its key does not list uploads.
+            case NOOP_RESOLVED -> NOT_NOW_NOOPS.contains(reason) && !"ABORT_MPU".equals(task.kind())
+                    ? notNow(task, outcome, reason, attempts) : new Decision(Verdict.COMPLETE, outcome, reason);
             case SKIPPED_OBJECT_LOCK -> notNow(task, outcome, reason, attempts);
             case RETRY_LATER -> retryOrPark(outcome, reason, attempts, retryLaterMaxAttempts);
             case BLOCKED -> new Decision(Verdict.PARK, outcome, reason);

@@ -56,9 +56,20 @@ public final class ReplayMetrics {
         count("tidemark.replay.ticks.cut", "reason", "time", "Ticks that left due timers for the next tick, out of time");
     }
 
-    void walkRequested() {
-        count("tidemark.replay.walks.requested", "reason", "promoted-version",
-                "Walks of one key requested because an older version became latest again");
+    void walkRequested(String reason) {
+        count("tidemark.replay.walks.requested", "reason", reason,
+                "Walks of one key requested because one event cannot tell a version's role (an older version "
+                        + "latest again, a version no timer knows updated)");
+    }
+
+    void localStateDiscarded(String reason) {
+        count("tidemark.replay.local.state.discarded", "reason", reason,
+                "Local state found not to fit the Kafka cluster or its topics at start, discarded and rebuilt");
+    }
+
+    void movedAside() {
+        count("tidemark.replay.timers.moved.aside", "reason", "unreadable-or-failed",
+                "Timers that could not be decoded or fired, moved to replay-streams.dlq so the rest of their task fires");
     }
 
     void skipped(String reason) {

@@ -82,7 +82,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         this.wakeUpAtMs = 0;
         this.rampStep = 0;
         this.lastTickMs = Long.MIN_VALUE;
-        KeyValueStore<Bytes, ReplayTimer> timerStore = context.getStateStore(TimerStore.TIMERS);
+        KeyValueStore<Bytes, byte[]> timerStore = context.getStateStore(TimerStore.TIMERS);
         KeyValueStore<String, Bytes> index = context.getStateStore(TimerStore.INDEX);
         KeyValueStore<String, Long> counts = context.getStateStore(TimerStore.COUNTS);
         this.timers = new TimerStore(timerStore, index, counts);
@@ -112,9 +112,11 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             } else if (change instanceof Walk walk) {
                 context.forward(new Record<>(walk.task().target().bucket(), (Object) walk.task(), record.timestamp()),
                         ReplayTopology.BUCKET_TASKS_SINK);
-                params.metrics().walkRequested();
-                log.info("bucket {}: an older version of {} is latest again, a walk of the key is requested ({})",
-                        event.getBucket(), event.getLogicalKey(), walk.task().details().scanId());
+                String scan = walk.task().details().scanId();
+                params.metrics().walkRequested(scan.startsWith("promoted-") ? "promoted-version" : "version-updated");
+                log.info("bucket {}: one event cannot tell the role of a version of {} (an older version latest "
+                        + "again, or a version no timer knows updated); a walk of the key is requested ({})",
+                        event.getBucket(), event.getLogicalKey(), scan);
             } else {
                 params.metrics().skipped(((Nothing) change).reason());
             }
@@ -150,8 +152,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         // is decoded.
         while (handled < params.maxPerTick()) {
             int wanted = Math.min(DUE_CHUNK, params.maxPerTick() - handled);
-            List<ReplayTimer> due = timers.due(now, wanted);
-            for (ReplayTimer timer : due) {
+            List<TimerStore.Due> due = timers.due(now, wanted);
+            for (TimerStore.Due entry : due) {
                 if (params.nanoTime().getAsLong() - deadline > 0 && handled > 0) {
                     // The rest is due still and comes first on the next tick; this transaction must end in time.
                     params.metrics().tickCut();
@@ -159,7 +161,15 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
                     break;
                 }
                 handled++;
-                fired |= handleDue(timer, now, timestamp);
+                if (entry.timer() == null) {
+                    moveAside(entry.key(), entry.raw(), "cannot be decoded: " + entry.error(), timestamp);
+                    continue;
+                }
+                try {
+                    fired |= handleDue(entry.timer(), now, timestamp);
+                } catch (RuntimeException e) {
+                    moveAside(entry.key(), entry.raw(), "its firing failed: " + e, timestamp);
+                }
             }
             if (leftOver || due.size() < wanted) {
                 break;
@@ -205,6 +215,23 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             log.info("timer {} dropped at firing: {}", timer.timerId(), reason);
         }
         return false;
+    }
+
+    /**
+     * Moves a timer that cannot be read or fired out of the way: its id and bytes go to {@code replay-streams.dlq}
+     * (headers say why and where from), it leaves the store, and the task's other timers fire. Left in place it would
+     * be the first due timer of every tick, and nothing behind it in its task would ever fire.
+     */
+    private void moveAside(Bytes key, byte[] raw, String why, long timestamp) {
+        timers.removeAt(key);
+        Record<String, Object> dead = new Record<>(TimerStore.timerIdOf(key), (Object) raw, timestamp);
+        dead.headers().add("tidemark.reason", why.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        dead.headers().add("tidemark.source", ("timers store, task " + context.taskId()).getBytes(
+                java.nio.charset.StandardCharsets.UTF_8));
+        context.forward(dead, ReplayTopology.DEAD_TIMERS_SINK);
+        params.metrics().movedAside();
+        log.error("timer {} {} ; moved to the dead-letter topic so that the rest of task {} fires",
+                TimerStore.timerIdOf(key), why, context.taskId());
     }
 
     /**

@@ -75,7 +75,7 @@ public final class ReplayStreamsService extends ManagedService {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(config));
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(TidemarkConfig.REPLAY_STATE_DIR));
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.replayStateDir().toAbsolutePath().toString());
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(TidemarkConfig.REPLAY_NUM_STREAM_THREADS));
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(TidemarkConfig.REPLAY_STANDBY_REPLICAS));
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
@@ -102,6 +102,10 @@ public final class ReplayStreamsService extends ManagedService {
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR)).ensure(List.of(
                     topics.metaLog(), topics.rearm(), topics.bucketConfigs(), topics.objectTasks(),
                     topics.bucketTasks(), topics.replayStreamsDlq()));
+        }
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            LocalState.prepare(config.replayStateDir().resolve(applicationId(config)), topics.bucketConfigs().name(),
+                    admin, metrics);
         }
         streams = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
                 streamsProperties(config));

@@ -21,9 +21,9 @@ import org.apache.kafka.streams.state.Stores;
  * sink is named, so a later change to the topology cannot rename (and so orphan) the timers' changelog:
  *
  * <pre>
- *   meta-log-source ─┐
- *                    ├─▶ timers ─┬▶ object-tasks-sink      stores: timers, timer-index, timer-counts;
- *   rearm-source ────┘           └▶ bucket-tasks-sink      global: bucket-configs
+ *   meta-log-source ─┐           ┌▶ object-tasks-sink      stores: timers, timer-index, timer-counts;
+ *                    ├─▶ timers ─┼▶ bucket-tasks-sink      global: bucket-configs
+ *   rearm-source ────┘           └▶ replay-streams-dlq-sink
  *   bucket-configs-source ─▶ bucket-configs-updater (global store bucket-configs)
  * </pre>
  *
@@ -35,6 +35,7 @@ public final class ReplayTopology {
     static final String BUCKET_CONFIGS_STORE = "bucket-configs";
     static final String OBJECT_TASKS_SINK = "object-tasks-sink";
     static final String BUCKET_TASKS_SINK = "bucket-tasks-sink";
+    static final String DEAD_TIMERS_SINK = "replay-streams-dlq-sink";
 
     /**
      * What the topology needs from the settings, and the meters it reports to.
@@ -65,15 +66,16 @@ public final class ReplayTopology {
 
     public static Topology build(Params params) {
         TopicRegistry topics = params.topics();
-        TimerCodec timerSerde = new TimerCodec();
         Topology topology = new Topology();
         topology.addSource("meta-log-source", Serdes.String().deserializer(),
                 topics.metaLog().valueSerde().deserializer(), topics.metaLog().name());
         topology.addSource("rearm-source", Serdes.String().deserializer(),
                 topics.rearm().valueSerde().deserializer(), topics.rearm().name());
         topology.addProcessor("timers", () -> new ReplayProcessor(params), "meta-log-source", "rearm-source");
+        // Timers are kept as TimerCodec's bytes and decoded by TimerStore: a value that cannot be decoded is then one
+        // timer to move aside, not an exception out of the store's iterator on every tick.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.TIMERS),
-                Serdes.Bytes(), timerSerde), "timers");
+                Serdes.Bytes(), Serdes.ByteArray()), "timers");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerStore.INDEX),
                 Serdes.String(), Serdes.Bytes()), "timers");
         // Cached: every arm and firing rewrites the same few keys, so only their last value per commit is logged.
@@ -95,6 +97,9 @@ public final class ReplayTopology {
         // bucket like every bucket task, so the default partitioner keeps a bucket's walks on one partition.
         topology.addSink(BUCKET_TASKS_SINK, topics.bucketTasks().name(), Serdes.String().serializer(),
                 topics.bucketTasks().valueSerde().serializer(), "timers");
+        // Timers that cannot be read or fired, moved aside (their id and bytes) so the rest of their task fires.
+        topology.addSink(DEAD_TIMERS_SINK, topics.replayStreamsDlq().name(), Serdes.String().serializer(),
+                Serdes.ByteArray().serializer(), "timers");
         return topology;
     }
 

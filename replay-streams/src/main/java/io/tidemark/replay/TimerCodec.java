@@ -35,19 +35,23 @@ final class TimerCodec implements Serde<ReplayTimer> {
 
     @Override
     public Deserializer<ReplayTimer> deserializer() {
-        return (topic, bytes) -> {
-            if (bytes == null) {
-                return null;
-            }
-            if (bytes.length > 0 && bytes[0] == JSON_OBJECT) {
-                return LEGACY.deserializer().deserialize(topic, bytes);
-            }
-            try {
-                return decode(bytes);
-            } catch (BufferUnderflowException | IllegalArgumentException e) {
-                throw new SerializationException("a timer on " + topic + " cannot be decoded: " + e, e);
-            }
-        };
+        return (topic, bytes) -> bytes == null ? null : read(bytes, topic);
+    }
+
+    /** A stored timer, in either format; a {@link SerializationException} when the bytes are neither. */
+    static ReplayTimer read(byte[] bytes) {
+        return read(bytes, TimerStore.TIMERS);
+    }
+
+    private static ReplayTimer read(byte[] bytes, String topic) {
+        if (bytes.length > 0 && bytes[0] == JSON_OBJECT) {
+            return LEGACY.deserializer().deserialize(topic, bytes);
+        }
+        try {
+            return decode(bytes);
+        } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException e) {
+            throw new SerializationException("a timer on " + topic + " cannot be decoded: " + e, e);
+        }
     }
 
     static byte[] encode(ReplayTimer t) {

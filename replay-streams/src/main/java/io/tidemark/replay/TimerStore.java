@@ -31,7 +31,7 @@ final class TimerStore {
 
     private static final Bytes EPOCH = Bytes.wrap(new byte[8]);
 
-    private final KeyValueStore<Bytes, ReplayTimer> timers;
+    private final KeyValueStore<Bytes, byte[]> timers;
     private final KeyValueStore<String, Bytes> index;
     private final KeyValueStore<String, Long> counts;
     /**
@@ -41,7 +41,7 @@ final class TimerStore {
      */
     private Bytes lowWater = EPOCH;
 
-    TimerStore(KeyValueStore<Bytes, ReplayTimer> timers, KeyValueStore<String, Bytes> index,
+    TimerStore(KeyValueStore<Bytes, byte[]> timers, KeyValueStore<String, Bytes> index,
                KeyValueStore<String, Long> counts) {
         this.timers = timers;
         this.index = index;
@@ -53,8 +53,8 @@ final class TimerStore {
 
     private void countFromTimers() {
         Map<String, Long> byKind = new HashMap<>();
-        try (KeyValueIterator<Bytes, ReplayTimer> it = timers.all()) {
-            it.forEachRemaining(kv -> byKind.merge(kv.value.kind(), 1L, Long::sum));
+        try (KeyValueIterator<Bytes, byte[]> it = timers.all()) {
+            it.forEachRemaining(kv -> byKind.merge(kind(kv.key, kv.value), 1L, Long::sum));
         }
         byKind.forEach(counts::put);
         counts.put(COUNTED, 1L);
@@ -76,6 +76,22 @@ final class TimerStore {
             });
         }
         return byKind;
+    }
+
+    /** The timer id a key names: the key is the due instant's 8 bytes, then the id. */
+    static String timerIdOf(Bytes key) {
+        byte[] raw = key.get();
+        return new String(raw, 8, raw.length - 8, StandardCharsets.UTF_8);
+    }
+
+    /** A stored timer's kind: from its value, or from its id (which ends with it) when the value cannot be read. */
+    private static String kind(Bytes key, byte[] raw) {
+        try {
+            return TimerCodec.read(raw).kind();
+        } catch (RuntimeException e) {
+            String id = timerIdOf(key);
+            return id.substring(id.lastIndexOf('#') + 1);
+        }
     }
 
     static Bytes key(Instant due, String timerId) {
@@ -104,7 +120,7 @@ final class TimerStore {
         } else if (oldKey != null && timers.delete(oldKey) != null) {
             add(timer.kind(), -1);
         }
-        timers.put(key, timer);
+        timers.put(key, TimerCodec.encode(timer));
         if (key.compareTo(lowWater) < 0) {
             lowWater = key;
         }
@@ -126,9 +142,9 @@ final class TimerStore {
             return false;
         }
         index.delete(timerId);
-        ReplayTimer gone = timers.delete(key);
+        byte[] gone = timers.delete(key);
         if (gone != null) {
-            add(gone.kind(), -1);
+            add(kind(key, gone), -1);
         }
         return true;
     }
@@ -144,26 +160,41 @@ final class TimerStore {
         add(timer.kind(), -1);
     }
 
+    /** The armed timer of an id; empty also when its value cannot be read (arming again replaces it). */
     Optional<ReplayTimer> get(String timerId) {
         Bytes key = index.get(timerId);
-        return key == null ? Optional.empty() : Optional.ofNullable(timers.get(key));
+        byte[] raw = key == null ? null : timers.get(key);
+        return raw == null ? Optional.empty() : decoded(raw);
     }
 
     /**
-     * Up to {@code limit} timers due at {@code now} or earlier, earliest first. The caller fires, re-times or drops
-     * each of them, so the next scan may start at the first one returned.
+     * A due timer as stored: decoded, or — when its bytes cannot be read — only its key and bytes, so the firing can
+     * move it aside instead of meeting it first on every tick.
+     *
+     * @param timer null when {@code error} says why it could not be decoded
      */
-    List<ReplayTimer> due(Instant now, int limit) {
-        List<ReplayTimer> due = new ArrayList<>();
+    record Due(Bytes key, byte[] raw, ReplayTimer timer, String error) {
+    }
+
+    /**
+     * Up to {@code limit} timers due at {@code now} or earlier, earliest first. The caller fires, re-times, drops or
+     * moves aside each of them, so the next scan may start at the first one returned.
+     */
+    List<Due> due(Instant now, int limit) {
+        List<Due> due = new ArrayList<>();
         Bytes upTo = belowMillis(now.toEpochMilli() + 1);
         Bytes first = null;
-        try (KeyValueIterator<Bytes, ReplayTimer> it = timers.range(lowWater, upTo)) {
+        try (KeyValueIterator<Bytes, byte[]> it = timers.range(lowWater, upTo)) {
             while (it.hasNext() && due.size() < limit) {
-                KeyValue<Bytes, ReplayTimer> next = it.next();
+                KeyValue<Bytes, byte[]> next = it.next();
                 if (first == null) {
                     first = next.key;
                 }
-                due.add(next.value);
+                try {
+                    due.add(new Due(next.key, next.value, TimerCodec.read(next.value), null));
+                } catch (RuntimeException e) {
+                    due.add(new Due(next.key, next.value, null, e.toString()));
+                }
             }
         }
         // Nothing below the first due key (or below upTo, when none is due) is left.
@@ -171,10 +202,30 @@ final class TimerStore {
         return due;
     }
 
+    /** Removes a timer whose value cannot be read (or whose firing failed), by its key: it is moved aside. */
+    void removeAt(Bytes key) {
+        String timerId = timerIdOf(key);
+        if (key.equals(index.get(timerId))) {
+            index.delete(timerId);
+        }
+        byte[] gone = timers.delete(key);
+        if (gone != null) {
+            add(kind(key, gone), -1);
+        }
+    }
+
+    private static Optional<ReplayTimer> decoded(byte[] raw) {
+        try {
+            return Optional.of(TimerCodec.read(raw));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The due instant of the earliest pending timer, if one falls due before {@code before}. */
     Optional<Instant> nextDue(Instant before) {
         Bytes upTo = belowMillis(before.toEpochMilli());
-        try (KeyValueIterator<Bytes, ReplayTimer> it = timers.range(lowWater, upTo)) {
+        try (KeyValueIterator<Bytes, byte[]> it = timers.range(lowWater, upTo)) {
             return it.hasNext() ? Optional.of(Instant.ofEpochMilli(ByteBuffer.wrap(it.next().key.get()).getLong()))
                     : Optional.empty();
         }

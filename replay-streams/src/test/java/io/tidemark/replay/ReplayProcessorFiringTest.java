@@ -52,7 +52,7 @@ class ReplayProcessorFiringTest {
     private Task task(ReplayTopology.Params params) {
         MockProcessorContext<String, Object> ctx = new MockProcessorContext<>();
         store(ctx, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.TIMERS), Serdes.Bytes(),
-                new TimerCodec()));
+                Serdes.ByteArray()));
         store(ctx, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.INDEX), Serdes.String(),
                 Serdes.Bytes()));
         store(ctx, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TimerStore.COUNTS), Serdes.String(),
@@ -221,6 +221,46 @@ class ReplayProcessorFiringTest {
         task.context().resetForwards();
         task.tick().punctuate(T0.plusSeconds(30).toEpochMilli());
         assertThat(task.context().forwarded()).as("the next burst starts short again").hasSize(1);
+    }
+
+    /**
+     * Issue 27 item 3: a timer whose firing fails is hit first by every tick (the scan starts at the earliest due
+     * key): left there, nothing behind it in its task would ever fire.
+     */
+    @Test
+    void shouldMoveATimerWhoseFiringFailsAsideAndFireTheRest() {
+        TimerStore store = new TimerStore(context.getStateStore(TimerStore.TIMERS),
+                context.getStateStore(TimerStore.INDEX), context.getStateStore(TimerStore.COUNTS));
+        store.arm(new ReplayTimer("b/odd#NOT_A_KIND", "b", "odd", "odd", "", "NOT_A_KIND", "expire", "00", T0,
+                null, 1, Map.of(), T0, null, null, 1));
+        written(processor, "a");
+
+        tick.punctuate(T0.plusSeconds(11).toEpochMilli());
+
+        assertThat(context.forwarded()).extracting(f -> f.childName().orElse(""))
+                .containsExactlyInAnyOrder(ReplayTopology.DEAD_TIMERS_SINK, ReplayTopology.OBJECT_TASKS_SINK);
+        assertThat(context.forwarded()).filteredOn(f -> f.childName().orElse("").equals(
+                ReplayTopology.DEAD_TIMERS_SINK)).singleElement().satisfies(f -> {
+                    assertThat(f.record().key()).isEqualTo("b/odd#NOT_A_KIND");
+                    assertThat(new String(f.record().headers().lastHeader("tidemark.reason").value(),
+                            java.nio.charset.StandardCharsets.UTF_8)).contains("its firing failed");
+                });
+        context.resetForwards();
+        tick.punctuate(T0.plusSeconds(12).toEpochMilli());
+        assertThat(context.forwarded()).as("moved aside: not met again").isEmpty();
+    }
+
+    @Test
+    void shouldMoveATimerThatCannotBeDecodedAsideAndFireTheRest() {
+        KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> raw = context.getStateStore(TimerStore.TIMERS);
+        raw.put(TimerStore.key(T0, "b/broken#EXPIRATION_DAYS"), new byte[] {1, (byte) 0xFF});
+        written(processor, "a");
+
+        tick.punctuate(T0.plusSeconds(11).toEpochMilli());
+
+        assertThat(context.forwarded()).extracting(f -> f.childName().orElse(""))
+                .containsExactlyInAnyOrder(ReplayTopology.DEAD_TIMERS_SINK, ReplayTopology.OBJECT_TASKS_SINK);
+        assertThat(raw.get(TimerStore.key(T0, "b/broken#EXPIRATION_DAYS"))).isNull();
     }
 
     /**

@@ -17,8 +17,8 @@ class TimerStoreTest {
     private static final Instant T0 = Instant.parse("2026-11-24T00:00:00Z");
 
     private final MockProcessorContext<String, Object> context = new MockProcessorContext<>();
-    private final KeyValueStore<Bytes, ReplayTimer> timers = store(Stores.keyValueStoreBuilder(
-            Stores.inMemoryKeyValueStore(TimerStore.TIMERS), Serdes.Bytes(), new TimerCodec()));
+    private final KeyValueStore<Bytes, byte[]> timers = store(Stores.keyValueStoreBuilder(
+            Stores.inMemoryKeyValueStore(TimerStore.TIMERS), Serdes.Bytes(), Serdes.ByteArray()));
     private final KeyValueStore<String, Bytes> index = store(Stores.keyValueStoreBuilder(
             Stores.inMemoryKeyValueStore(TimerStore.INDEX), Serdes.String(), Serdes.Bytes()));
 
@@ -66,7 +66,7 @@ class TimerStoreTest {
 
         assertThat(store.pendingByKind()).containsExactlyEntriesOf(Map.of("EXPIRATION_DAYS", 1L));
         assertThat(store.due(T0.plusSeconds(20), 10)).as("the earlier instant holds nothing any more").isEmpty();
-        assertThat(store.due(T0.plusSeconds(30), 10)).extracting(ReplayTimer::dueAt)
+        assertThat(store.due(T0.plusSeconds(30), 10)).extracting(d -> d.timer().dueAt())
                 .containsExactly(T0.plusSeconds(30));
         assertThat(timers.approximateNumEntries()).isEqualTo(1);
     }
@@ -80,13 +80,13 @@ class TimerStoreTest {
         TimerStore store = new TimerStore(timers, index, counts("counts"));
         store.arm(timer("a", "EXPIRATION_DAYS", T0.plusSeconds(10)));
         store.arm(timer("b", "EXPIRATION_DAYS", T0.plusSeconds(20)));
-        assertThat(store.due(T0.plusSeconds(15), 10)).extracting(ReplayTimer::timerId).containsExactly("a");
+        assertThat(store.due(T0.plusSeconds(15), 10)).extracting(d -> d.timer().timerId()).containsExactly("a");
         store.cancel("a");
         assertThat(store.due(T0.plusSeconds(15), 10)).isEmpty();
 
         store.arm(timer("c", "EXPIRATION_DAYS", T0.plusSeconds(5)));
 
-        assertThat(store.due(T0.plusSeconds(25), 10)).extracting(ReplayTimer::timerId).containsExactly("c", "b");
+        assertThat(store.due(T0.plusSeconds(25), 10)).extracting(d -> d.timer().timerId()).containsExactly("c", "b");
     }
 
     @Test
@@ -95,13 +95,34 @@ class TimerStoreTest {
         store.arm(timer("a", "EXPIRATION_DAYS", T0.plusSeconds(10).plusMillis(7)));
         store.arm(timer("b", "EXPIRATION_DAYS", T0.plusSeconds(20)));
 
-        ReplayTimer due = store.due(T0.plusSeconds(15), 10).get(0);
+        ReplayTimer due = store.due(T0.plusSeconds(15), 10).get(0).timer();
         store.remove(due);
 
         assertThat(store.get("a")).isEmpty();
         assertThat(index.get("a")).isNull();
-        assertThat(store.due(T0.plusSeconds(25), 10)).extracting(ReplayTimer::timerId).containsExactly("b");
+        assertThat(store.due(T0.plusSeconds(25), 10)).extracting(d -> d.timer().timerId()).containsExactly("b");
         assertThat(store.pendingByKind()).containsExactlyEntriesOf(Map.of("EXPIRATION_DAYS", 1L));
         assertThat(store.cancel("a")).as("nothing left to cancel").isFalse();
+    }
+
+    /** A value that cannot be decoded is handed out as its key and bytes, and removed by its key alone. */
+    @Test
+    void shouldHandOutAnUnreadableTimerAsItsBytesAndRemoveItByItsKey() {
+        TimerStore store = new TimerStore(timers, index, counts("counts"));
+        store.arm(timer("b/k#EXPIRATION_DAYS", "EXPIRATION_DAYS", T0.plusSeconds(10)));
+        store.arm(timer("b/j#EXPIRATION_DAYS", "EXPIRATION_DAYS", T0.plusSeconds(20)));
+        Bytes broken = TimerStore.key(T0.plusSeconds(10), "b/k#EXPIRATION_DAYS");
+        timers.put(broken, new byte[] {1, (byte) 0xFF, (byte) 0xFF});
+
+        var due = store.due(T0.plusSeconds(25), 10);
+        assertThat(due).hasSize(2);
+        assertThat(due.get(0).timer()).isNull();
+        assertThat(due.get(0).error()).contains("cannot be decoded");
+        assertThat(due.get(1).timer().timerId()).isEqualTo("b/j#EXPIRATION_DAYS");
+        assertThat(store.get("b/k#EXPIRATION_DAYS")).as("unreadable reads as absent").isEmpty();
+
+        store.removeAt(due.get(0).key());
+        assertThat(index.get("b/k#EXPIRATION_DAYS")).isNull();
+        assertThat(store.pendingByKind()).containsExactlyEntriesOf(Map.of("EXPIRATION_DAYS", 1L));
     }
 }

@@ -85,7 +85,8 @@ public final class StatusCommand implements Callable<Integer> {
         for (StatusReport.Walk w : report.walks()) {
             out.printf(Locale.ROOT, "%-40s %-8s %-30s %s%n", w.bucket(), w.walked() ? "yes" : "no",
                     w.lastFinishedAt() == null ? "never" : w.lastFinishedAt() + " (" + ago(w.lastFinishedAt(), now)
-                            + " ago)", w.running() == null ? "-" : w.running() + ", " + w.runningPages() + " pages");
+                            + " ago)", w.failed() != null ? "FAILED " + w.failed()
+                            : w.running() == null ? "-" : w.running() + ", " + w.runningPages() + " pages");
         }
     }
 

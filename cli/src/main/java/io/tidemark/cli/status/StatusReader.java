@@ -100,9 +100,13 @@ public final class StatusReader {
             boolean walked = RegistryEntry.walked(node.getValue());
             Optional<WalkState> state = states.read(bucket);
             Instant lastFinished = state.map(WalkState::lastFinishedAt).orElse(null);
-            String running = state.filter(s -> s.finishedAt() == null).map(WalkState::scanId).orElse(null);
+            String running = state.filter(s -> s.finishedAt() == null && !s.failed()).map(WalkState::scanId)
+                    .orElse(null);
+            String failed = state.filter(WalkState::failed).map(s -> s.scanId() + " at "
+                    + (s.resume() == null || s.resume().marker() == null ? "its start" : s.resume().marker()) + " ("
+                    + s.failedAt() + "): " + s.failure()).orElse(null);
             walks.add(new StatusReport.Walk(bucket, walked, lastFinished, running,
-                    state.filter(s -> s.finishedAt() == null).map(WalkState::pages).orElse(0L)));
+                    state.filter(s -> s.finishedAt() == null).map(WalkState::pages).orElse(0L), failed));
         }
         walks.sort(Comparator.comparing(StatusReport.Walk::bucket));
 
@@ -140,6 +144,8 @@ public final class StatusReader {
                                 + ")");
                     }
                 });
+        walks.stream().filter(w -> w.failed() != null).forEach(w -> reasons.add("the walk of bucket " + w.bucket()
+                + " failed: " + w.failed() + "; the next conductor pass resumes it"));
         if (objectDlq > 0) {
             reasons.add(objectDlq + " object task(s) parked in " + topics.objectTasksDlq().name()
                     + ": see `tidemark dlq list`");

@@ -38,8 +38,15 @@ public record StatusReport(Health health, List<String> reasons, List<GroupLag.Pa
      *
      * @param lastFinishedAt when its latest walk to finish did, or {@code null} if none has
      * @param running        the scan id of a walk under way, or {@code null}
+     * @param failed         why its newest walk stopped on a page it could not walk, and where; {@code null} unless it
+     *                       did (the next conductor pass resumes it)
      */
-    public record Walk(String bucket, boolean walked, Instant lastFinishedAt, String running, long runningPages) {
+    public record Walk(String bucket, boolean walked, Instant lastFinishedAt, String running, long runningPages,
+                       String failed) {
+
+        public Walk(String bucket, boolean walked, Instant lastFinishedAt, String running, long runningPages) {
+            this(bucket, walked, lastFinishedAt, running, runningPages, null);
+        }
     }
 
     /**

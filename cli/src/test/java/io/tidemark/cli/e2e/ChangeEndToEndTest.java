@@ -28,7 +28,8 @@ import picocli.CommandLine;
  * Trust while the world changes, every service as its own process: what happens between a timer firing and the
  * delete — a lock placed, a rule lengthened, a configuration deleted before an operator replays a parked task —
  * must never delete what the rules or a lock do not allow now, and must never lose an expiration that is only put
- * off. A lifecycle day lasts five seconds (exact due times).
+ * off; nor may a tag on an old version, a walk the filer fails, or a recreated topic under a stopped replay-streams.
+ * A lifecycle day lasts five seconds (exact due times).
  */
 @LocalClusterTest
 class ChangeEndToEndTest {
@@ -62,6 +63,13 @@ class ChangeEndToEndTest {
                     s3.createBucket(bucket, bucket.equals("held"));
                     s3.putLifecycle(bucket, daysRule(1));
                 }
+                s3.createBucket("tagged", false);
+                s3.setVersioning("tagged", io.tidemark.lifecycle.engine.BucketVersioning.ENABLED);
+                s3.putLifecycle("tagged", daysRule(1));
+                s3.createBucket("walked", false);
+                s3.putLifecycle("walked", "<LifecycleConfiguration><Rule><ID>past</ID><Filter><Prefix></Prefix>"
+                        + "</Filter><Status>Enabled</Status><Expiration><Date>2020-01-01T00:00:00Z</Date>"
+                        + "</Expiration></Rule></LifecycleConfiguration>");
                 Thread.sleep(1_000);
                 for (String bucket : List.of("held", "lengthened", "replayed")) {
                     s3.putObject(bucket, "k", 10, Map.of(), Map.of());
@@ -100,6 +108,49 @@ class ChangeEndToEndTest {
                 await().atMost(Duration.ofSeconds(4L * DAY)).until(() -> !current(s3, "held", "k"));
                 assertThat(s3.latest("lengthened", "k")).isPresent();
                 assertThat(s3.latest("replayed", "k")).isPresent();
+
+                // Issue 27 item 1: a tag put on the old version of a key must not take over its current version's
+                // expiration: the current version goes a day after it was written.
+                String v1 = s3.putObject("tagged", "k", 1, Map.of(), Map.of());
+                s3.putObject("tagged", "k", 2, Map.of(), Map.of());
+                s3.putTags("tagged", "k", v1, Map.of("team", "a"));
+                await().atMost(Duration.ofSeconds(4L * DAY)).until(() -> !current(s3, "tagged", "k"));
+                assertThat(s3.version("tagged", "k", v1)).as("noncurrent, no rule for it").isPresent();
+
+                // Issue 27 item 2: a walk the filer keeps failing on stops as failed, not finished; the next pass
+                // resumes it, and what it had not reached is expired.
+                for (int i = 0; i < 3; i++) {
+                    s3.putObject("walked", "old/o" + i, 1, Map.of(), Map.of());
+                }
+                ServiceProcess walker = services.get(2);
+                emulator.faults().fail("ListEntries", io.grpc.Status.Code.UNKNOWN, 1_000);
+                conductorPass(settings);
+                await().atMost(Duration.ofSeconds(60)).until(() -> walker.metric(
+                        "tidemark_bucket_processor_walks_failed_total{bucket=\"walked\"", " 1.0"));
+                emulator.faults().clearFailures();
+                assertThat(s3.latest("walked", "old/o0")).as("not reached by the failed walk").isPresent();
+                conductorPass(settings);
+                await().atMost(Duration.ofSeconds(60)).until(() -> s3.latest("walked", "old/o0").isEmpty()
+                        && s3.latest("walked", "old/o2").isEmpty());
+
+                // Issue 27 item 10: bucket-configs deleted and recreated under a stopped replay-streams; started again
+                // on the same state directory, it rebuilds its global store by itself and goes on firing.
+                replay.close();
+                services.remove(replay);
+                try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                        "bootstrap.servers", cluster.kafkaBootstrapServers()))) {
+                    String topic = ns.topicPrefix() + "change.bucket-configs";
+                    admin.deleteTopics(List.of(topic)).all().get();
+                    await().atMost(Duration.ofSeconds(60)).until(() -> !admin.listTopics().names().get().contains(topic));
+                }
+                ServiceProcess restarted = EndToEndTest.start("replay-streams", settings);
+                services.add(restarted);
+                await().atMost(Duration.ofSeconds(120)).until(() -> restarted.get("/readyz").statusCode() == 200);
+                s3.putLifecycle("lengthened", daysRule(1));   // published again, to the recreated topic
+                s3.putObject("lengthened", "after-restore", 1, Map.of(), Map.of());
+                await().atMost(Duration.ofSeconds(6L * DAY)).until(() -> s3.latest("lengthened", "after-restore")
+                        .isEmpty());
+                assertThat(restarted.alive()).isTrue();
             } finally {
                 // Each service's log, under target/, for when this fails on a machine nobody can look at.
                 java.nio.file.Files.createDirectories(Path.of("target", "e2e-logs"));
@@ -121,6 +172,13 @@ class ChangeEndToEndTest {
         return replay.get("/metrics").body().lines()
                 .filter(l -> l.startsWith("tidemark_replay_timers_fired_total{"))
                 .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    private static void conductorPass(List<String> settings) {
+        List<String> args = new ArrayList<>(List.of("conductor", "--once", "--exit-zero-on-skip"));
+        args.addAll(settings);
+        new CommandLine(new TidemarkCommand()).setOut(new PrintWriter(new StringWriter()))
+                .execute(args.toArray(String[]::new));
     }
 
     private static String dlq(List<String> settings, String... command) {
