@@ -28,6 +28,7 @@ public final class BucketProcessorMetrics {
     private final Counter rearms;
     private final Counter locked;
     private final Counter anomalies;
+    private final Counter nullMarkers;
     private final Counter unreadable;
     private final Counter transactionsCut;
     private final Timer pageLatency;
@@ -53,6 +54,9 @@ public final class BucketProcessorMetrics {
                 .description("Due entries under object lock, for which no task was sent").register(registry);
         anomalies = Counter.builder("tidemark.bucket.processor.layout.anomalies")
                 .description("Entries that do not fit the S3 layout, stepped over").register(registry);
+        nullMarkers = Counter.builder("tidemark.bucket.processor.null.delete.markers")
+                .description("Null delete markers met: versions no lifecycle request can remove, so none is sent")
+                .register(registry);
         transactionsCut = Counter.builder("tidemark.bucket.processor.transactions.cut")
                 .description("Transactions that reached their time bound and left pages to the next one")
                 .register(registry);
@@ -71,6 +75,7 @@ public final class BucketProcessorMetrics {
         rearms.increment(out.rearms.size());
         locked.increment(out.locked);
         anomalies.increment(out.anomalies);
+        nullMarkers.increment(out.nullMarkers);
         out.tasksByKind.forEach((kind, n) -> counter(emitted, "tidemark.bucket.processor.tasks.emitted",
                 "Object tasks emitted, by kind", "kind", kind).increment(n));
         pageLatency.record(took);

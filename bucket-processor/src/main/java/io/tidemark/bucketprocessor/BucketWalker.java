@@ -7,6 +7,7 @@ import io.tidemark.messages.pb.MetaLogProto.RearmRole;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.S3Layout;
+import io.tidemark.seaweed.S3Versions;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.time.Instant;
@@ -278,7 +279,9 @@ final class BucketWalker {
         /**
          * A bare object in a versioned bucket is its key's null version: current unless the key's {@code .versions}
          * directory says another version is latest. That directory is looked up (bare objects are rare once a
-         * bucket is versioned); the null version's rank among the others is not worked out, so rank rules leave it.
+         * bucket is versioned). A noncurrent null version carries no demotion stamp (the gateway stamps only the
+         * file its pointer names, and a current null version has none), so the key's versions are listed: it became
+         * noncurrent when the next newer version was created, and its rank counts the noncurrent versions above it.
          */
         private void bareInVersionedBucket(Frame f, Entry entry, String key) {
             Optional<Entry> versionsDir = lister.lookup(f.dir, S3Layout.versionsDirectoryName(entry.getName()));
@@ -295,10 +298,31 @@ final class BucketWalker {
                 decisions.version(f.dir, entry, version, RearmRole.CURRENT, Optional.empty());
                 return;
             }
-            Instant since = S3Entries.noncurrentSince(entry).orElse(null);
+            List<Entry> files = lister.listAll(f.dir + "/" + versionsDir.get().getName(), VERSIONS_LISTING);
+            out.listCalls++;
+            List<S3Versions.Version> newestFirst = S3Versions.newestFirst(files, Optional.of(entry));
+            Optional<Instant> stamp = S3Entries.noncurrentSince(entry);
+            Instant since = stamp.orElse(successorOf(newestFirst, entry).orElse(null));
+            Integer rank = S3Versions.noncurrentRank(newestFirst, VersionGroup.latestId(versionsDir.get()),
+                    S3Layout.NULL_VERSION_ID).orElse(null);
             ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), S3Entries.modTime(entry),
-                    false, S3Entries.isDeleteMarker(entry), S3Layout.NULL_VERSION_ID, since, 2, null);
-            decisions.version(f.dir, entry, version, RearmRole.NONCURRENT, Optional.of(version));
+                    false, S3Entries.isDeleteMarker(entry), S3Layout.NULL_VERSION_ID, since, newestFirst.size(), rank);
+            // Replay-streams times it from the flip that demoted it, which carries no entry: as one event shows it,
+            // it has no successor time.
+            ObjectVersion asOneEvent = new ObjectVersion(key, size, S3Entries.tags(entry), S3Entries.modTime(entry),
+                    false, S3Entries.isDeleteMarker(entry), S3Layout.NULL_VERSION_ID, stamp.orElse(null),
+                    newestFirst.size(), null);
+            decisions.version(f.dir, entry, version, RearmRole.NONCURRENT, Optional.of(asOneEvent));
+        }
+
+        /** The creation of the version just newer than {@code entry} in the gateway's order, if there is one. */
+        private static Optional<Instant> successorOf(List<S3Versions.Version> newestFirst, Entry entry) {
+            for (int i = 0; i < newestFirst.size(); i++) {
+                if (newestFirst.get(i).entry() == entry) {
+                    return i == 0 ? Optional.empty() : Optional.of(S3Entries.modTime(newestFirst.get(i - 1).entry()));
+                }
+            }
+            return Optional.empty();
         }
 
         private void upload(Frame f, Entry entry) {
@@ -471,7 +495,14 @@ final class BucketWalker {
             int numVersions = total >= 0 ? (int) total : (int) Math.min(Integer.MAX_VALUE, Math.max(2, seen + 2));
             Instant modTime = S3Entries.modTime(entry);
             long size = entry.getAttributes().getFileSize();
-            if (latest) {
+            if (versionId.equals(S3Layout.NULL_VERSION_ID)) {
+                // A null delete marker: the gateway looks for version "null" at the bare path only, so no request
+                // can remove it. Counted (it still holds its place among the versions), never sent.
+                out.nullMarkers++;
+                if (!latest) {
+                    noncurrentSeen++;
+                }
+            } else if (latest) {
                 ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), modTime, true, marker,
                         versionId, null, numVersions, null);
                 decisions.version(directory, entry, version, RearmRole.CURRENT, Optional.empty());

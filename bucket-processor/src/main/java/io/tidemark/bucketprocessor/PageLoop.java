@@ -342,7 +342,7 @@ final class PageLoop {
             return;
         }
         boolean last = result.next().isEmpty();
-        var took = progress.paged(task, result.output().handled, last);
+        var took = progress.paged(task, result.output().handled, result.output().nullMarkers, last);
         if (last) {
             String reason = result.endReason() == null ? "finished" : result.endReason();
             metrics.walkEnded(task.target().bucket(), mode, reason, took.orElse(null));

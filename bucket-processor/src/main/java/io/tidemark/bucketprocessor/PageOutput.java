@@ -21,6 +21,8 @@ final class PageOutput {
     long locked;
     /** Entries that do not fit the S3 layout (a file where an upload directory belongs, a stray name in .versions). */
     long anomalies;
+    /** Null delete markers ({@code .versions/v_null}): no request can remove them, so none is sent. */
+    long nullMarkers;
     /** Entries the filer returned for this page. */
     long listed;
     /** Entries evaluated (or stepped over) in this page. */

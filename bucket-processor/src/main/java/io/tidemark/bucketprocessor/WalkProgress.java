@@ -29,9 +29,12 @@ class WalkProgress {
     }
 
     /**
+     * Records a page done, which met {@code nullMarkers} null delete markers (the walk state keeps the last finished
+     * walk's count for {@code tidemark status}).
+     *
      * @return how long the walk took, when this page ended it and the walk's start is known
      */
-    Optional<Duration> paged(BucketTask task, long handled, boolean last) {
+    Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, boolean last) {
         if (task.details().prefix() != null && !task.details().prefix().isEmpty()) {
             // A walk of one prefix (replay-streams asks for one when an older version of a key is latest again)
             // says nothing of the whole bucket's freshness, and must not take the state over from a bucket walk.
@@ -46,12 +49,12 @@ class WalkProgress {
                     if (!first) {
                         // A page of an older walk, still finishing: the newer walk owns the state.
                         return current == null ? WalkState.seeded(scanId, task.details().mode().name(), now, null)
-                                .page(handled, now, last) : null;
+                                .page(handled, nullMarkers, now, last) : null;
                     }
-                    return WalkState.seeded(scanId, task.details().mode().name(), now, current).page(handled, now,
-                            last);
+                    return WalkState.seeded(scanId, task.details().mode().name(), now, current).page(handled,
+                            nullMarkers, now, last);
                 }
-                return current.page(handled, now, last);
+                return current.page(handled, nullMarkers, now, last);
             });
             return written.filter(s -> last && s.startedAt() != null)
                     .map(s -> Duration.between(s.startedAt(), now));
@@ -114,7 +117,7 @@ class WalkProgress {
     static WalkProgress none(Clock clock) {
         return new WalkProgress(null, clock) {
             @Override
-            Optional<Duration> paged(BucketTask task, long handled, boolean last) {
+            Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, boolean last) {
                 return Optional.empty();
             }
 

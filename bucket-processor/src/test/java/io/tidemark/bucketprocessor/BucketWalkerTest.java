@@ -298,6 +298,70 @@ class BucketWalkerTest {
         assertThat(walk.sum(o -> o.locked)).isEqualTo(1);
     }
 
+    /**
+     * Issue 35 item 1: a null version demoted by a new version carries no stamp (upstream stamps only the file its
+     * pointer names); a steady walk times it from its successor's creation, and ranks it among the other versions.
+     */
+    @Test
+    void shouldTimeADemotedNullVersionFromItsSuccessorsCreation() {
+        bucket("b", BucketVersioning.OFF, rules(rule("old", "", "<NoncurrentVersionExpiration><NoncurrentDays>1"
+                + "</NoncurrentDays></NoncurrentVersionExpiration>")));
+        put("b", "k");
+        f.clock.advance(Duration.ofDays(10));
+        f.s3.setVersioning("b", BucketVersioning.ENABLED);
+        String v1 = f.s3.putObject("b", "k", 20, Map.of(), Map.of());
+        f.clock.advance(Duration.ofHours(12));
+        assertThat(f.walk("b", Mode.steady, 1000).tasks()).as("half a day after its demotion").isEmpty();
+
+        f.clock.advance(Duration.ofHours(13));
+        List<ObjectTask> tasks = f.walk("b", Mode.steady, 1000).tasks();
+        assertThat(tasks).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("NONCURRENT_DAYS");
+            assertThat(t.target()).isEqualTo(new ObjectTask.Target("b", "k", "null"));
+            assertThat(t.details().noncurrentSince()).isEqualTo(java.time.Instant.ofEpochSecond(
+                    f.s3.version("b", "k", v1).orElseThrow().entry().getAttributes().getMtime()));
+        });
+    }
+
+    @Test
+    void shouldRankADemotedNullVersionAmongTheVersionsAboveIt() {
+        bucket("b", BucketVersioning.OFF, rules(rule("keep1", "", "<NoncurrentVersionExpiration><NoncurrentDays>1"
+                + "</NoncurrentDays><NewerNoncurrentVersions>1</NewerNoncurrentVersions></NoncurrentVersionExpiration>")));
+        put("b", "k");
+        f.s3.setVersioning("b", BucketVersioning.ENABLED);
+        f.clock.advance(Duration.ofMinutes(1));
+        f.s3.putObject("b", "k", 1, Map.of(), Map.of());
+        f.clock.advance(Duration.ofDays(2));
+        assertThat(f.walk("b", Mode.steady, 1000).tasks()).as("the only noncurrent version: kept").isEmpty();
+        f.clock.advance(Duration.ofMinutes(1));
+        f.s3.putObject("b", "k", 2, Map.of(), Map.of());
+        f.clock.advance(Duration.ofDays(2));
+        assertThat(f.walk("b", Mode.steady, 1000).tasks()).extracting(t -> t.target().versionId())
+                .as("one newer noncurrent version above it now").containsExactly("null");
+    }
+
+    /**
+     * Issue 35 item 4: a null delete marker cannot be removed by any request (the gateway looks for version "null" at
+     * the bare path only): no task is sent for it, and it is counted.
+     */
+    @Test
+    void shouldSendNothingForANullDeleteMarkerAndCountIt() {
+        bucket("b", BucketVersioning.SUSPENDED, rules(rule("all", "", "<Expiration><ExpiredObjectDeleteMarker>true"
+                + "</ExpiredObjectDeleteMarker></Expiration><NoncurrentVersionExpiration><NoncurrentDays>1"
+                + "</NoncurrentDays></NoncurrentVersionExpiration>")));
+        put("b", "current");
+        f.s3.deleteObject("b", "current");
+        put("b", "noncurrent");
+        f.s3.deleteObject("b", "noncurrent");
+        f.s3.setVersioning("b", BucketVersioning.ENABLED);
+        f.s3.putObject("b", "noncurrent", 1, Map.of(), Map.of());
+        f.clock.advance(Duration.ofDays(2));
+
+        WalkFixture.Walk walk = f.walk("b", Mode.steady, 1000);
+        assertThat(walk.tasks()).isEmpty();
+        assertThat(walk.sum(o -> o.nullMarkers)).isEqualTo(2);
+    }
+
     @Test
     void shouldEndTheWalkCleanlyWhenTheBucketVanishesMidWalk() {
         bucket("gone", BucketVersioning.OFF, rules(rule("date", "", "<Expiration><Date>2027-01-01T00:00:00Z</Date>"

@@ -54,7 +54,7 @@ class PageLoopTest {
         }
 
         @Override
-        Optional<Duration> paged(BucketTask task, long handled, boolean last) {
+        Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, boolean last) {
             if (last) {
                 finished.add(task.target().bucket());
             }

@@ -35,16 +35,20 @@ class WalkProgressTest {
         try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
             WalkStates states = new WalkStates(zk.client());
             WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
-            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, false);
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 2, false);
 
-            assertThat(progress.paged(task("promoted-photos-1", BucketTask.Mode.recovery, "2026/a.jpg", null), 3,
+            assertThat(progress.paged(task("promoted-photos-1", BucketTask.Mode.recovery, "2026/a.jpg", null), 3, 0,
                     true)).isEmpty();
 
             WalkState state = states.read("photos").orElseThrow();
             assertThat(state.scanId()).isEqualTo("steady-1");
             assertThat(state.finishedAt()).as("the bucket's walk is still under way").isNull();
-            progress.paged(task("steady-1", BucketTask.Mode.steady, "", "m"), 500, true);
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", "m"), 500, 1, true);
             assertThat(states.read("photos").orElseThrow().finishedAt()).isEqualTo(NOW);
+            // Null delete markers met by the walk, kept for status until the next walk finishes.
+            assertThat(states.read("photos").orElseThrow().lastNullMarkers()).isEqualTo(3);
+            progress.paged(task("steady-2", BucketTask.Mode.steady, "", null), 10, 0, false);
+            assertThat(states.read("photos").orElseThrow().lastNullMarkers()).isEqualTo(3);
         }
     }
 
@@ -60,15 +64,15 @@ class WalkProgressTest {
         try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
             WalkStates states = new WalkStates(zk.client());
             WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
-            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, false);
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 0, false);
             assertThat(progress.superseded(task("steady-1", BucketTask.Mode.steady, "", "m1"))).isFalse();
 
-            progress.paged(task("recovery-1", BucketTask.Mode.recovery, "", null), 1000, false);
+            progress.paged(task("recovery-1", BucketTask.Mode.recovery, "", null), 1000, 0, false);
 
             assertThat(progress.superseded(task("steady-1", BucketTask.Mode.steady, "", "m2"))).as("steady gives way")
                     .isTrue();
             assertThat(progress.superseded(task("recovery-1", BucketTask.Mode.recovery, "", "r1"))).isFalse();
-            progress.paged(task("steady-2", BucketTask.Mode.steady, "", null), 10, false);
+            progress.paged(task("steady-2", BucketTask.Mode.steady, "", null), 10, 0, false);
             assertThat(progress.superseded(task("recovery-1", BucketTask.Mode.recovery, "", "r2")))
                     .as("a recovery walk is owed to its end; a steady one does not stop it").isFalse();
             assertThat(progress.superseded(task("promoted-1", BucketTask.Mode.recovery, "k", "x")))
@@ -85,7 +89,7 @@ class WalkProgressTest {
         try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
             WalkStates states = new WalkStates(zk.client());
             WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
-            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, false);
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 0, false);
             BucketTask stuck = task("steady-1", BucketTask.Mode.steady, "", "logs/k0042");
 
             progress.failed(stuck, "the filer failed 5 times: UNKNOWN");

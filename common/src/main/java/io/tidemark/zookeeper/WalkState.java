@@ -16,18 +16,22 @@ import java.time.Instant;
  *                       {@code null} unless it did; a failed walk is not finished: the conductor resumes it
  * @param failure        why it stopped
  * @param resume         the page it stopped on, from which it resumes
+ * @param nullMarkers    null delete markers this walk has met so far: versions no request can remove (the gateway
+ *                       looks for version "null" at the bare path only)
+ * @param lastNullMarkers how many the most recent walk to finish met, kept across the start of the next one
  */
 public record WalkState(String scanId, String mode, Instant startedAt, long pages, long entries, Instant progressAt,
                         Instant finishedAt, Instant lastFinishedAt, Instant failedAt, String failure,
-                        BucketTask.Details resume) {
+                        BucketTask.Details resume, long nullMarkers, long lastNullMarkers) {
 
     public WalkState(String scanId, String mode, Instant startedAt, long pages, long entries, Instant progressAt,
                      Instant finishedAt, Instant lastFinishedAt) {
-        this(scanId, mode, startedAt, pages, entries, progressAt, finishedAt, lastFinishedAt, null, null, null);
+        this(scanId, mode, startedAt, pages, entries, progressAt, finishedAt, lastFinishedAt, null, null, null, 0, 0);
     }
 
     public static WalkState seeded(String scanId, String mode, Instant now, WalkState previous) {
-        return new WalkState(scanId, mode, now, 0, 0, now, null, previous == null ? null : previous.lastFinishedAt());
+        return new WalkState(scanId, mode, now, 0, 0, now, null, previous == null ? null : previous.lastFinishedAt(),
+                null, null, null, 0, previous == null ? 0 : previous.lastNullMarkers());
     }
 
     /** Whether a walk is still under way: not finished or failed, and it made progress within {@code staleAfter}. */
@@ -41,17 +45,25 @@ public record WalkState(String scanId, String mode, Instant startedAt, long page
     }
 
     public WalkState page(long listed, Instant now, boolean last) {
+        return page(listed, 0, now, last);
+    }
+
+    /** One more page done, which met {@code nullMarkersMet} null delete markers. */
+    public WalkState page(long listed, long nullMarkersMet, Instant now, boolean last) {
+        long met = nullMarkers + nullMarkersMet;
         return new WalkState(scanId, mode, startedAt, pages + 1, entries + listed, now, last ? now : null,
-                last ? now : lastFinishedAt, null, null, null);
+                last ? now : lastFinishedAt, null, null, null, met, last ? met : lastNullMarkers);
     }
 
     /** The walk stopped on the page {@code at}; it resumes from there. */
     public WalkState failedOn(BucketTask.Details at, String why, Instant now) {
-        return new WalkState(scanId, mode, startedAt, pages, entries, progressAt, null, lastFinishedAt, now, why, at);
+        return new WalkState(scanId, mode, startedAt, pages, entries, progressAt, null, lastFinishedAt, now, why, at,
+                nullMarkers, lastNullMarkers);
     }
 
     /** The failed walk taken up again from its page. */
     public WalkState resumed(Instant now) {
-        return new WalkState(scanId, mode, startedAt, pages, entries, now, null, lastFinishedAt, null, null, null);
+        return new WalkState(scanId, mode, startedAt, pages, entries, now, null, lastFinishedAt, null, null, null,
+                nullMarkers, lastNullMarkers);
     }
 }

@@ -14,12 +14,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Knobs that make the emulator misbehave on purpose, settable at start and while it runs: a probability of
  * failing any RPC with UNAVAILABLE, a latency added to every RPC, calls of one RPC failed with any status code,
- * outcomes forced for chosen object paths, and lookups of chosen names refused with a status of their own (a
- * permanent error for one entry, say).
+ * outcomes forced for chosen object paths, lookups of chosen names refused with a status of their own (a
+ * permanent error for one entry, say), and the gateway's own reads of an object failing inside
+ * {@code LifecycleDelete}.
  */
 public final class FaultInjector implements ServerInterceptor {
 
@@ -32,9 +34,10 @@ public final class FaultInjector implements ServerInterceptor {
     private final Map<String, ForcedOutcome> forced = new ConcurrentHashMap<>();
     private final Map<String, Status.Code> refusedLookups = new ConcurrentHashMap<>();
     private final Map<String, Failing> failing = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> failingReads = new ConcurrentHashMap<>();
 
     /** Calls of one RPC answered with a status: {@code remaining} more of them, or every one while negative. */
-    private record Failing(Status.Code code, boolean forever, java.util.concurrent.atomic.AtomicInteger remaining) {
+    private record Failing(Status.Code code, boolean forever, AtomicInteger remaining) {
 
         boolean take() {
             return forever || remaining.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
@@ -47,11 +50,27 @@ public final class FaultInjector implements ServerInterceptor {
      * every call until {@link #clearFailures}. Any status code, as a real server or proxy might answer.
      */
     public void fail(String rpc, Status.Code code, int times) {
-        failing.put(rpc, new Failing(code, times < 0, new java.util.concurrent.atomic.AtomicInteger(Math.max(0, times))));
+        failing.put(rpc, new Failing(code, times < 0, new AtomicInteger(Math.max(0, times))));
     }
 
     public void clearFailures() {
         failing.clear();
+        failingReads.clear();
+    }
+
+    /**
+     * Makes the gateway's next {@code times} reads of {@code bucket/objectPath} inside {@code LifecycleDelete} fail
+     * (a filer timeout, say). Upstream wraps any such failure as "object not found" and answers NOOP_RESOLVED
+     * NOT_FOUND, for an object that is still there.
+     */
+    public void failObjectReads(String bucket, String objectPath, int times) {
+        failingReads.put(bucket + "/" + objectPath, new AtomicInteger(times));
+    }
+
+    /** Whether this read of an object fails; each call uses up one of the failures asked for. */
+    public boolean objectReadFails(String bucket, String objectPath) {
+        var left = failingReads.get(bucket + "/" + objectPath);
+        return left != null && left.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
     }
 
     /** Makes every {@code LookupDirectoryEntry} of an entry called {@code name} fail with {@code code}. */
@@ -93,6 +112,7 @@ public final class FaultInjector implements ServerInterceptor {
         forced.clear();
         refusedLookups.clear();
         failing.clear();
+        failingReads.clear();
         unavailableProbability = 0;
         latency = Duration.ZERO;
     }

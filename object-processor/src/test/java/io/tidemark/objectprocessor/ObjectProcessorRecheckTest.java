@@ -300,7 +300,14 @@ class ObjectProcessorRecheckTest {
             String j2 = s3.putObject("v", "j", 2, Map.of(), Map.of());
             ObjectTask latestAgain = f.noncurrent("v", "j", j1, keepOne, "keep-one");
             s3.deleteVersion("v", "j", j2);   // j1 is the current version again
-            f.publish(List.of(rankOne, rankTwo, latestAgain));
+            // Issue 35 item 7: a null version made current by a suspended write has no pointer naming it, and the
+            // gateway's guard reads the pointer alone: asked, it would delete the current object.
+            s3.putObject("v", "n", 1, Map.of(), Map.of());
+            s3.setVersioning("v", io.tidemark.lifecycle.engine.BucketVersioning.SUSPENDED);
+            s3.putObject("v", "n", 2, Map.of(), Map.of());
+            s3.setVersioning("v", io.tidemark.lifecycle.engine.BucketVersioning.ENABLED);
+            ObjectTask currentNull = f.noncurrent("v", "n", "null", keepOne, "keep-one");
+            f.publish(List.of(rankOne, rankTwo, latestAgain, currentNull));
             f.startProcessor();
 
             f.awaitAllCommitted(WAIT);
@@ -308,6 +315,8 @@ class ObjectProcessorRecheckTest {
             assertThat(outcomes.get(rankOne.actionId())).containsExactly("NOOP_VERSION_CHANGED");
             assertThat(outcomes.get(rankTwo.actionId())).containsExactly("DONE");
             assertThat(outcomes.get(latestAgain.actionId())).containsExactly("NOOP_VERSION_CHANGED");
+            assertThat(outcomes.get(currentNull.actionId())).containsExactly("NOOP_VERSION_CHANGED");
+            assertThat(s3.latest("v", "n").orElseThrow().versionId()).isEqualTo("null");
             assertThat(s3.version("v", "k", k.get(1))).isPresent();
             assertThat(s3.version("v", "k", k.get(0))).isEmpty();
             assertThat(s3.version("v", "j", j1)).isPresent();

@@ -24,6 +24,12 @@ public record ReplayTimer(String timerId, String bucket, String logicalKey, Stri
                           ObjectTask.ExpectedIdentity identity, long size, Map<String, String> tags, Instant modTime,
                           Instant noncurrentSince, Instant protectedUntil, long armedTsNs) {
 
+    /**
+     * The due instant of a timer that waits for an event rather than a time: a current null version's noncurrent
+     * timer, until a pointer flip demotes it. Never reached, so never fired.
+     */
+    public static final Instant NEVER = Instant.parse("9999-12-31T23:59:59Z");
+
     public ReplayTimer {
         tags = tags == null ? Map.of() : Map.copyOf(tags);
     }

@@ -37,6 +37,13 @@ import java.util.function.Function;
  * gateway's sole-survivor check decides on, offered again whenever a version beneath it is deleted). An overwrite,
  * a re-tag or any other change to the entry re-arms from the entry as it is now (its identity changed, so the old
  * timer could only ever NOOP); a delete, a delete marker or an upload's end cancels.
+ *
+ * <p>A bare object (a null version) that a NoncurrentDays rule may reach has its noncurrent timer armed as soon as
+ * it is written, waiting ({@link ReplayTimer#NEVER}): the gateway never stamps a null version it demotes (it stamps
+ * only the file the latest pointer names, and the null version has none), so the pointer flip that demotes it is
+ * the only sign, and the flip carries nothing of the entry. The waiting timer keeps the entry's identity until then.
+ * A null delete marker ({@code .versions/v_null}) gets no timer: the gateway finds version "null" at the bare path
+ * only, so no request could remove it.
  */
 final class TimerPlanner {
 
@@ -74,6 +81,21 @@ final class TimerPlanner {
         return bucket + "/" + uploadPath + "#" + ActionKind.ABORT_MPU;
     }
 
+    /** The noncurrent timer of a key's null version: waiting while it is current, armed once it is demoted. */
+    static String nullVersionTimerId(String bucket, String logicalKey) {
+        return noncurrentTimerId(bucket, logicalKey, S3Layout.NULL_VERSION_ID);
+    }
+
+    /** The version ID a noncurrent timer of this entry goes by: a bare entry in a versioned bucket is "null". */
+    private static String noncurrentVersionId(Entry entry, boolean versionFile) {
+        return versionFile ? S3Entries.versionId(entry, true) : S3Layout.NULL_VERSION_ID;
+    }
+
+    /** A null delete marker: listed as version "null", which the gateway looks for at the bare path only. */
+    private static boolean unreachableNullMarker(Entry entry, boolean versionFile) {
+        return versionFile && S3Entries.versionId(entry, true).equals(S3Layout.NULL_VERSION_ID);
+    }
+
     /**
      * @param rules    the bucket's compiled valid rules, empty when it has no (valid) lifecycle configuration
      * @param existing the timer currently armed under an id, if any
@@ -102,6 +124,11 @@ final class TimerPlanner {
                 // A version the walk found latest is not noncurrent (any more): a timer from its demotion is void.
                 return List.of(change, new Cancel(noncurrentTimerId(bucket, key, S3Entries.versionId(entry, true))));
             }
+            if (record.getRearmRole() == RearmRole.CURRENT && record.getEvent().hasNewEntry()
+                    && !entry.getIsDirectory()) {
+                // The current null version: its noncurrent timer waits for the demotion.
+                return List.of(change, nullVersionWaits(record, rules, entry));
+            }
             return List.of(change);
         }
         if (kind == EventKind.UPLOAD_INITIATED || kind == EventKind.UPLOAD_ENDED) {
@@ -116,8 +143,13 @@ final class TimerPlanner {
         String currentId = currentTimerId(bucket, key);
         String markerId = markerTimerId(bucket, key);
         switch (kind) {
-            case OBJECT_DELETED:
-                return List.of(new Cancel(currentId));
+            case OBJECT_DELETED: {
+                // The bare object went: its own timers go, not the current timer of a version in .versions (a
+                // noncurrent null version deleted leaves the latest version's expiration armed).
+                Change current = existing.apply(currentId).filter(t -> !bareVersion(t.versionId())).isPresent()
+                        ? new Nothing("noncurrent-null-deleted") : new Cancel(currentId);
+                return List.of(current, new Cancel(nullVersionTimerId(bucket, key)));
+            }
             case DELETE_MARKER_CREATED:
                 return List.of(new Cancel(currentId), armMarker(record, rules, entry, versionFile, now));
             case VERSION_DELETED: {
@@ -129,7 +161,7 @@ final class TimerPlanner {
                 return List.of(new Cancel(noncurrentTimerId(bucket, key, deleted)), marker);
             }
             case LATEST_POINTER_FLIPPED:
-                return pointerFlipped(record, rules, existing);
+                return pointerFlipped(record, rules, existing, now);
             case OBJECT_WRITTEN, TAGS_CHANGED, VERSION_CREATED:
                 if (!hasNew || entry.getIsDirectory()) {
                     return List.of(new Nothing("no-entry"));
@@ -137,22 +169,27 @@ final class TimerPlanner {
                 if (kind == EventKind.TAGS_CHANGED && versioned(rules)) {
                     return versionUpdated(record, rules, entry, versionFile, existing, now);
                 }
+                Change current = armCurrent(record, rules, entry, versionFile, now);
                 if (kind != EventKind.TAGS_CHANGED && !record.getEvent().hasOldEntry() && versioned(rules)) {
                     // A new version on top: a delete marker that was latest is not any more.
-                    return List.of(armCurrent(record, rules, entry, versionFile, now), new Cancel(markerId));
+                    return versionFile ? List.of(current, new Cancel(markerId))
+                            : List.of(current, new Cancel(markerId), nullVersionWaits(record, rules, entry));
                 }
-                return List.of(armCurrent(record, rules, entry, versionFile, now));
+                return versionFile ? List.of(current) : List.of(current, nullVersionWaits(record, rules, entry));
             case OTHER:
                 if (!hasNew || entry.getIsDirectory()) {
                     return List.of(new Nothing("other"));
+                }
+                if (unreachableNullMarker(entry, versionFile)) {
+                    return List.of(new Nothing("null-delete-marker"));
                 }
                 String versionId = S3Entries.versionId(entry, versionFile);
                 Optional<ReplayTimer> watchedMarker = S3Entries.isDeleteMarker(entry)
                         ? existing.apply(markerId).filter(t -> t.versionId().equals(versionId)) : Optional.empty();
                 if (entry.getExtendedMap().containsKey(S3Layout.NONCURRENT_SINCE_NS)) {
                     // The gateway stamps a version when it is demoted: NoncurrentDays count from that stamp.
-                    Change noncurrent = armNoncurrent(record, rules, entry, versionId, S3Entries.noncurrentSince(entry),
-                            now);
+                    Change noncurrent = armNoncurrent(record, rules, entry, noncurrentVersionId(entry, versionFile),
+                            S3Entries.noncurrentSince(entry), now);
                     return watchedMarker.isPresent() ? List.of(noncurrent, new Cancel(markerId)) : List.of(noncurrent);
                 }
                 if (watchedMarker.isPresent()) {
@@ -163,12 +200,13 @@ final class TimerPlanner {
                 // an update to another version's file must not arm a current-version timer.
                 Optional<ReplayTimer> armed = existing.apply(currentId);
                 if (armed.isPresent() && armed.get().versionId().equals(versionId)) {
-                    return List.of(armCurrent(record, rules, entry, versionFile, now));
+                    Change rearmed = armCurrent(record, rules, entry, versionFile, now);
+                    return versionFile ? List.of(rearmed) : List.of(rearmed, nullVersionWaits(record, rules, entry));
                 }
-                Optional<ReplayTimer> noncurrent = existing.apply(noncurrentTimerId(bucket, key, versionId));
+                String noncurrentId = noncurrentVersionId(entry, versionFile);
+                Optional<ReplayTimer> noncurrent = existing.apply(noncurrentTimerId(bucket, key, noncurrentId));
                 if (noncurrent.isPresent()) {
-                    return List.of(armNoncurrent(record, rules, entry, versionId,
-                            Optional.ofNullable(noncurrent.get().noncurrentSince()), now));
+                    return List.of(rearmNoncurrent(record, rules, entry, noncurrentId, noncurrent.get(), now));
                 }
                 return List.of(new Nothing("other"));
             default:
@@ -198,7 +236,10 @@ final class TimerPlanner {
             Optional<Instant> since = record.getNoncurrentSinceNs() > 0
                     ? Optional.of(EpochNanos.toInstant(record.getNoncurrentSinceNs()))
                     : S3Entries.noncurrentSince(entry);
-            return armNoncurrent(record, rules, entry, S3Entries.versionId(entry, versionFile), since, now);
+            if (unreachableNullMarker(entry, versionFile)) {
+                return new Nothing("null-delete-marker");
+            }
+            return armNoncurrent(record, rules, entry, noncurrentVersionId(entry, versionFile), since, now);
         }
         if (S3Entries.isDeleteMarker(entry)) {
             return armMarker(record, rules, entry, versionFile, now);
@@ -214,7 +255,7 @@ final class TimerPlanner {
      * its expiration. Without this, an object restored by deleting its delete marker would never expire.
      */
     private List<Change> pointerFlipped(MetaLogRecord record, Optional<BucketRules> rules,
-                                        Function<String, Optional<ReplayTimer>> existing) {
+                                        Function<String, Optional<ReplayTimer>> existing, Instant now) {
         EventNotification event = record.getEvent();
         if (!event.hasNewEntry()) {
             return List.of(new Nothing("pointer-flipped"));
@@ -225,11 +266,112 @@ final class TimerPlanner {
                 .orElse(false);
         String latest = nullLatest ? S3Layout.NULL_VERSION_ID
                 : S3Entries.text(after, S3Layout.LATEST_VERSION_ID).orElse(S3Layout.NULL_VERSION_ID);
-        // Whatever else the flip means, the version it names is current: a timer from its demotion is void (the
-        // gateway's "is it latest" guard reads the pointer alone, and a null version promoted has none to read).
-        Change cancelNoncurrent = new Cancel(noncurrentTimerId(record.getBucket(), key, latest));
         Change walk = walkAfterFlip(record, rules, existing, after, key, nullLatest, latest);
-        return List.of(cancelNoncurrent, walk);
+        if (latest.equals(S3Layout.NULL_VERSION_ID)) {
+            // The null version is current again: its timer waits for the next demotion (the gateway's "is it
+            // latest" guard reads the pointer alone, and a current null version has none to read).
+            Optional<ReplayTimer> nullTimer = existing.apply(nullVersionTimerId(record.getBucket(), key));
+            return List.of(nullTimer.<Change>map(t -> new Arm(waiting(t, record.getTsNs())))
+                    .orElse(new Nothing("pointer-flipped")), walk);
+        }
+        // Whatever else the flip means, the version it names is current: a timer from its demotion is void.
+        Change cancelNoncurrent = new Cancel(noncurrentTimerId(record.getBucket(), key, latest));
+        return List.of(cancelNoncurrent, walk, nullVersionDemoted(record, rules, existing, now));
+    }
+
+    /**
+     * A flip from no pointer (the null version current, implicitly or by the gateway's flag) to a version demotes
+     * the null version, if the key has one: it is noncurrent from now, the creation of its successor. Its waiting
+     * timer has its entry; without one (the rules came after it, say) but with the gateway's explicit flag, a walk
+     * of the key finds it. A flip on a key that never had a null version (its first version) does neither.
+     */
+    private Change nullVersionDemoted(MetaLogRecord record, Optional<BucketRules> rules,
+                                      Function<String, Optional<ReplayTimer>> existing, Instant now) {
+        EventNotification event = record.getEvent();
+        if (!event.hasOldEntry()) {
+            return new Nothing("pointer-flipped");
+        }
+        Entry before = event.getOldEntry();
+        boolean explicitNull = S3Entries.text(before, S3Layout.NULL_VERSION_IS_LATEST).map(Boolean::parseBoolean)
+                .orElse(false);
+        if (!explicitNull && S3Entries.text(before, S3Layout.LATEST_VERSION_ID).isPresent()) {
+            return new Nothing("pointer-flipped");
+        }
+        Optional<ReplayTimer> waiting = existing.apply(nullVersionTimerId(record.getBucket(), record.getLogicalKey()))
+                .filter(t -> t.noncurrentSince() == null);
+        if (waiting.isPresent()) {
+            return demote(waiting.get(), rules, EpochNanos.toInstant(record.getTsNs()), record.getTsNs(), now);
+        }
+        if (explicitNull && rules.isPresent() && noncurrentMayApply(rules.get().rules(), record.getLogicalKey())) {
+            return walkOfKey(record, "demoted-");
+        }
+        return new Nothing("pointer-flipped");
+    }
+
+    /** The null version's waiting timer, timed from its demotion at {@code since}. */
+    private Change demote(ReplayTimer waiting, Optional<BucketRules> rules, Instant since, long tsNs, Instant now) {
+        if (rules.isEmpty()) {
+            return new Cancel(waiting.timerId());
+        }
+        ObjectVersion version = noncurrent(waiting.logicalKey(), waiting.size(), waiting.tags(), waiting.modTime(),
+                S3Layout.NULL_VERSION_ID, since);
+        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(version, versioningOfNoncurrent(rules.get()),
+                now), ActionKind.NONCURRENT_DAYS);
+        if (match.isEmpty()) {
+            return new Cancel(waiting.timerId());
+        }
+        RuleMatch m = match.get();
+        return new Arm(new ReplayTimer(waiting.timerId(), waiting.bucket(), waiting.logicalKey(), waiting.objectPath(),
+                S3Layout.NULL_VERSION_ID, ActionKind.NONCURRENT_DAYS.name(), m.ruleId(), m.ruleHash().toHex(),
+                m.dueAt(), waiting.identity(), waiting.size(), waiting.tags(), waiting.modTime(), since,
+                waiting.protectedUntil(), tsNs));
+    }
+
+    /** A null version's timer back to waiting for its demotion (it is current again). */
+    private static ReplayTimer waiting(ReplayTimer timer, long tsNs) {
+        return new ReplayTimer(timer.timerId(), timer.bucket(), timer.logicalKey(), timer.objectPath(),
+                S3Layout.NULL_VERSION_ID, ActionKind.NONCURRENT_DAYS.name(), "", "", ReplayTimer.NEVER,
+                timer.identity(), timer.size(), timer.tags(), timer.modTime(), null, timer.protectedUntil(), tsNs);
+    }
+
+    /**
+     * The current null version's noncurrent timer, waiting for its demotion with the entry's identity; cancelled
+     * when no NoncurrentDays rule may reach the key.
+     */
+    private Change nullVersionWaits(MetaLogRecord record, Optional<BucketRules> rules, Entry entry) {
+        String timerId = nullVersionTimerId(record.getBucket(), record.getLogicalKey());
+        if (rules.isEmpty() || S3Entries.isDeleteMarker(entry)
+                || !noncurrentMayApply(rules.get().rules(), record.getLogicalKey())) {
+            return new Cancel(timerId);
+        }
+        String key = record.getLogicalKey();
+        return new Arm(new ReplayTimer(timerId, record.getBucket(), key, key, S3Layout.NULL_VERSION_ID,
+                ActionKind.NONCURRENT_DAYS.name(), "", "", ReplayTimer.NEVER,
+                ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry)), entry.getAttributes().getFileSize(),
+                S3Entries.tags(entry), S3Entries.modTime(entry), null, S3Entries.protectedUntil(entry),
+                record.getTsNs()));
+    }
+
+    /**
+     * A version's noncurrent timer after its entry changed (a re-tag, a lock): timed again from when it was
+     * demoted, or, for a null version still current, waiting again with the new identity.
+     */
+    private Change rearmNoncurrent(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, String versionId,
+                                   ReplayTimer armed, Instant now) {
+        if (armed.noncurrentSince() == null && versionId.equals(S3Layout.NULL_VERSION_ID)) {
+            return nullVersionWaits(record, rules, entry);
+        }
+        return armNoncurrent(record, rules, entry, versionId, Optional.ofNullable(armed.noncurrentSince()), now);
+    }
+
+    private static boolean bareVersion(String versionId) {
+        return versionId.isEmpty() || versionId.equals(S3Layout.NULL_VERSION_ID);
+    }
+
+    /** Whether an enabled NoncurrentDays rule's prefix reaches the key (its other filters are not known here). */
+    private static boolean noncurrentMayApply(RuleSet rules, String key) {
+        return rules.rules().stream()
+                .anyMatch(r -> r.enabled() && r.noncurrentDays() > 0 && key.startsWith(r.prefix()));
     }
 
     private Change walkAfterFlip(MetaLogRecord record, Optional<BucketRules> rules,
@@ -281,13 +423,20 @@ final class TimerPlanner {
         String versionId = S3Entries.versionId(entry, versionFile);
         Optional<ReplayTimer> current = existing.apply(currentTimerId(bucket, key));
         if (current.isPresent() && current.get().versionId().equals(versionId)) {
-            return List.of(armCurrent(record, rules, entry, versionFile, now));
+            Change armed = armCurrent(record, rules, entry, versionFile, now);
+            return versionFile ? List.of(armed) : List.of(armed, nullVersionWaits(record, rules, entry));
         }
+        if (unreachableNullMarker(entry, versionFile)) {
+            return List.of(new Nothing("null-delete-marker"));
+        }
+        String noncurrentId = noncurrentVersionId(entry, versionFile);
         Optional<Instant> stamp = S3Entries.noncurrentSince(entry);
-        Optional<ReplayTimer> noncurrent = existing.apply(noncurrentTimerId(bucket, key, versionId));
-        if (stamp.isPresent() || noncurrent.isPresent()) {
-            return List.of(armNoncurrent(record, rules, entry, versionId,
-                    stamp.isPresent() ? stamp : Optional.ofNullable(noncurrent.get().noncurrentSince()), now));
+        Optional<ReplayTimer> noncurrent = existing.apply(noncurrentTimerId(bucket, key, noncurrentId));
+        if (stamp.isPresent()) {
+            return List.of(armNoncurrent(record, rules, entry, noncurrentId, stamp, now));
+        }
+        if (noncurrent.isPresent()) {
+            return List.of(rearmNoncurrent(record, rules, entry, noncurrentId, noncurrent.get(), now));
         }
         if (current.isPresent() || rules.isEmpty() || !expirationMayApply(rules.get().rules(), key)) {
             // Another version is the one the current timer knows as latest; or no Expiration rule reaches the key.
@@ -336,9 +485,18 @@ final class TimerPlanner {
         String key = record.getLogicalKey();
         return switch (record.getRearmRole()) {
             case UPLOAD -> uploadTimerId(bucket, S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName());
-            case NONCURRENT -> noncurrentTimerId(bucket, key, S3Entries.versionId(entry, versionFile));
+            case NONCURRENT -> noncurrentTimerId(bucket, key, noncurrentVersionId(entry, versionFile));
             default -> S3Entries.isDeleteMarker(entry) ? markerTimerId(bucket, key) : currentTimerId(bucket, key);
         };
+    }
+
+    /**
+     * The versioning a noncurrent version is judged under. A version is only ever demoted in a versioned bucket,
+     * but the bucket's configuration reaches replay-streams on its own topic and may not show the change yet when
+     * the demotion's event comes (versioning enabled, then a PUT at once).
+     */
+    private static BucketVersioning versioningOfNoncurrent(BucketRules rules) {
+        return rules.versioning().versioned() ? rules.versioning() : BucketVersioning.ENABLED;
     }
 
     private static boolean versioned(Optional<BucketRules> rules) {
@@ -358,6 +516,10 @@ final class TimerPlanner {
         String key = record.getLogicalKey();
         String markerId = markerTimerId(bucket, key);
         String versionId = S3Entries.versionId(entry, versionFile);
+        if (unreachableNullMarker(entry, versionFile)) {
+            // No request can remove it (the gateway looks for "null" at the bare path): counted, never armed.
+            return new Nothing("null-delete-marker");
+        }
         if (rules.isEmpty() || versionId.isEmpty()) {
             return new Cancel(markerId);
         }
@@ -424,23 +586,24 @@ final class TimerPlanner {
     }
 
     /**
-     * A demoted version, timed from its noncurrent-since stamp. With NewerNoncurrentVersions in the rule the rank
-     * that decides is unknown here, so no timer is armed (never early; the walker counts ranks).
+     * A demoted version or delete marker (NoncurrentDays removes noncurrent markers too), timed from its
+     * noncurrent-since stamp. With NewerNoncurrentVersions in the rule the rank that decides is unknown here, so no
+     * timer is armed (never early; the walker counts ranks).
      */
     private Change armNoncurrent(MetaLogRecord record, Optional<BucketRules> rules, Entry entry, String versionId,
                                  Optional<Instant> since, Instant now) {
         String bucket = record.getBucket();
         String key = record.getLogicalKey();
         String timerId = noncurrentTimerId(bucket, key, versionId);
-        if (rules.isEmpty() || since.isEmpty() || versionId.isEmpty() || S3Entries.isDeleteMarker(entry)) {
+        if (rules.isEmpty() || since.isEmpty() || versionId.isEmpty()) {
             return new Cancel(timerId);
         }
         Map<String, String> tags = S3Entries.tags(entry);
         Instant modTime = S3Entries.modTime(entry);
         ObjectVersion version = noncurrent(key, entry.getAttributes().getFileSize(), tags, modTime, versionId,
                 since.get());
-        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(version, rules.get().versioning(), now),
-                ActionKind.NONCURRENT_DAYS);
+        Optional<RuleMatch> match = timerMatch(rules.get().rules().evaluate(version, versioningOfNoncurrent(rules.get()),
+                now), ActionKind.NONCURRENT_DAYS);
         if (match.isEmpty()) {
             return new Cancel(timerId);
         }

@@ -19,7 +19,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * followed by the timer id, so a range scan from the epoch to now returns exactly the due timers, earliest first;
  * {@code index} maps a timer id to its key there, so an event can replace or cancel its object's timer;
  * {@code counts} holds how many timers of each kind are pending, changed in the same write as the timers so it stays
- * exact across crashes and restores (a RocksDB estimate cannot tell kinds apart and drifts with deletes).
+ * exact across crashes and restores (a RocksDB estimate cannot tell kinds apart and drifts with deletes). Timers
+ * that wait for an event rather than a time ({@link ReplayTimer#NEVER}) are counted apart, as {@value #WAITING}.
  */
 final class TimerStore {
 
@@ -28,6 +29,9 @@ final class TimerStore {
     static final String COUNTS = "timer-counts";
     /** Marks a counts store filled: one made after its timers existed (an upgrade) is counted once from them. */
     private static final String COUNTED = "#counted";
+    /** The count of timers waiting for an event: current null versions' noncurrent timers. */
+    static final String WAITING = "NULL_VERSION_WAITING";
+    private static final long NEVER_MILLIS = ReplayTimer.NEVER.toEpochMilli();
 
     private static final Bytes EPOCH = Bytes.wrap(new byte[8]);
 
@@ -54,7 +58,7 @@ final class TimerStore {
     private void countFromTimers() {
         Map<String, Long> byKind = new HashMap<>();
         try (KeyValueIterator<Bytes, byte[]> it = timers.all()) {
-            it.forEachRemaining(kv -> byKind.merge(kind(kv.key, kv.value), 1L, Long::sum));
+            it.forEachRemaining(kv -> byKind.merge(category(kv.key, kv.value), 1L, Long::sum));
         }
         byKind.forEach(counts::put);
         counts.put(COUNTED, 1L);
@@ -94,6 +98,15 @@ final class TimerStore {
         }
     }
 
+    /** What a stored timer is counted as: its kind, or {@value #WAITING} for one that waits for an event. */
+    private static String category(Bytes key, byte[] raw) {
+        return ByteBuffer.wrap(key.get()).getLong() == NEVER_MILLIS ? WAITING : kind(key, raw);
+    }
+
+    private static String category(ReplayTimer timer) {
+        return timer.dueAt().equals(ReplayTimer.NEVER) ? WAITING : timer.kind();
+    }
+
     static Bytes key(Instant due, String timerId) {
         byte[] id = timerId.getBytes(StandardCharsets.UTF_8);
         // Timers due before the epoch (never in practice) sort with it rather than wrap around.
@@ -113,12 +126,16 @@ final class TimerStore {
     void arm(ReplayTimer timer) {
         Bytes key = key(timer.dueAt(), timer.timerId());
         Bytes oldKey = index.get(timer.timerId());
-        // A timer id names its kind, so a replacement never moves a count from one kind to another.
+        // The same key is the same due instant, so the same count; a timer moved to another instant may move from
+        // waiting to armed (or back).
         boolean counted = false;
         if (key.equals(oldKey)) {
             counted = timers.get(key) != null;
-        } else if (oldKey != null && timers.delete(oldKey) != null) {
-            add(timer.kind(), -1);
+        } else if (oldKey != null) {
+            byte[] replaced = timers.delete(oldKey);
+            if (replaced != null) {
+                add(category(oldKey, replaced), -1);
+            }
         }
         timers.put(key, TimerCodec.encode(timer));
         if (key.compareTo(lowWater) < 0) {
@@ -128,7 +145,7 @@ final class TimerStore {
             index.put(timer.timerId(), key);
         }
         if (!counted) {
-            add(timer.kind(), 1);
+            add(category(timer), 1);
         }
     }
 
@@ -144,7 +161,7 @@ final class TimerStore {
         index.delete(timerId);
         byte[] gone = timers.delete(key);
         if (gone != null) {
-            add(kind(key, gone), -1);
+            add(category(key, gone), -1);
         }
         return true;
     }
@@ -157,7 +174,7 @@ final class TimerStore {
     void remove(ReplayTimer timer) {
         index.put(timer.timerId(), null);
         timers.put(key(timer.dueAt(), timer.timerId()), null);
-        add(timer.kind(), -1);
+        add(category(timer), -1);
     }
 
     /** The armed timer of an id; empty also when its value cannot be read (arming again replaces it). */
@@ -210,7 +227,7 @@ final class TimerStore {
         }
         byte[] gone = timers.delete(key);
         if (gone != null) {
-            add(kind(key, gone), -1);
+            add(category(key, gone), -1);
         }
     }
 

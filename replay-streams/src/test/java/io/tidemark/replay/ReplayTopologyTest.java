@@ -659,9 +659,109 @@ class ReplayTopologyTest {
         event(flipped("k", versionsDirectory("k", "2", T0.plusSeconds(2), false), nullIsLatest, T0.plusSeconds(3)));
 
         advanceTo(T0.plusSeconds(2));
-        assertThat(metrics.pendingByKind()).containsEntry("NONCURRENT_DAYS", 0L);
+        assertThat(metrics.pendingByKind()).containsEntry("NONCURRENT_DAYS", 0L)
+                .as("it waits for its next demotion").containsEntry("NULL_VERSION_WAITING", 1L);
         advanceTo(T0.plusSeconds(20));
         assertThat(tasks.isEmpty()).as("the null version is the current version again").isTrue();
+    }
+
+    /** A .versions directory as the filer creates it for a key's first version: no pointer yet. */
+    private static Entry freshVersionsDirectory(String key) {
+        return Events.object(key + S3Layout.VERSIONS_SUFFIX, T0, 0, Map.of()).toBuilder().setIsDirectory(true).build();
+    }
+
+    /**
+     * Issue 35 item 1: an object written before versioning is the null version; when a new version demotes it, the
+     * gateway does not stamp it (the pointer named no file before). Its noncurrent timer, waiting since its write,
+     * is timed from the pointer flip — the creation of its successor — and deletes version "null" a day later.
+     */
+    @Test
+    void shouldTimeANullVersionFromThePointerFlipThatDemotesIt() {
+        lifecycle("v", NONCURRENT_1_DAY);
+        Entry bare = Events.object("k", T0.minusSeconds(500), 5, Map.of());
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.OBJECT_WRITTEN, "v", "k", "/buckets/v", null,
+                bare, T0.minusSeconds(500)));
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0.plusSeconds(2), 6, Map.of());
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "k", null, v1,
+                T0.plusSeconds(2)));
+        event(flipped("k", freshVersionsDirectory("k"), versionsDirectory("k", "1", T0.plusSeconds(2), false),
+                T0.plusSeconds(2)));
+
+        advanceTo(T0.plusSeconds(11));
+        assertThat(tasks.isEmpty()).as("a day from the demotion, not from the null version's own mtime").isTrue();
+        advanceTo(T0.plusSeconds(13));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("NONCURRENT_DAYS");
+            assertThat(t.target()).isEqualTo(new ObjectTask.Target("v", "k", "null"));
+            assertThat(t.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(bare)));
+        });
+    }
+
+    /** A key's first version demotes nothing: no null version was written, so nothing is armed. */
+    @Test
+    void shouldArmNothingWhenAKeysFirstVersionFlipsThePointer() {
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 6, Map.of());
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "k", null, v1, T0));
+        event(flipped("k", freshVersionsDirectory("k"), versionsDirectory("k", "1", T0, false), T0));
+        advanceTo(T0.plusSeconds(30));
+        assertThat(tasks.isEmpty()).isTrue();
+        assertThat(metrics.pendingByKind().values().stream().mapToLong(Long::longValue).sum()).isZero();
+    }
+
+    /**
+     * Deleting a noncurrent null version (the bare object) must not cancel the expiration armed for the latest
+     * version in .versions: the event is an object delete at the bare path, but the current version is another.
+     */
+    @Test
+    void shouldKeepTheLatestVersionsExpirationWhenTheNoncurrentNullVersionIsDeleted() {
+        lifecycle("v", EXPIRE_1_DAY, "Enabled");
+        Entry bare = Events.object("logs/k", T0.minusSeconds(500), 5, Map.of());
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 6, Map.of());
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.VERSION_CREATED, "v", "logs/k",
+                "/buckets/v/logs/k" + S3Layout.VERSIONS_SUFFIX, null, v1, T0));
+        event(Events.record(io.tidemark.messages.pb.MetaLogProto.EventKind.OBJECT_DELETED, "v", "logs/k",
+                "/buckets/v/logs", bare, null, T0.plusSeconds(1)));
+        advanceTo(T0.plusSeconds(11));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("EXPIRATION_DAYS");
+            assertThat(t.details().expectedIdentity()).isEqualTo(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(v1)));
+        });
+    }
+
+    /**
+     * Issue 35 item 4: a null delete marker (.versions/v_null) can never be removed by a request (the gateway looks
+     * for version "null" at the bare path only): no timer is armed for it, current or noncurrent, and it is counted.
+     */
+    @Test
+    void shouldArmNoTimerForANullDeleteMarker() {
+        lifecycle("v", NONCURRENT_1_DAY.replace("</NoncurrentVersionExpiration>",
+                "</NoncurrentVersionExpiration><Expiration><ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker>"
+                        + "</Expiration>"), "Suspended");
+        Entry nullMarker = marker("null", T0);
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.DELETE_MARKER_CREATED, "k", null, nullMarker,
+                T0));
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "k", nullMarker,
+                demoted(nullMarker, T0.plusSeconds(1)), T0.plusSeconds(1)));
+        advanceTo(T0.plusSeconds(30));
+        assertThat(tasks.isEmpty()).isTrue();
+        assertThat(metrics.pendingByKind().values().stream().mapToLong(Long::longValue).sum()).isZero();
+        assertThat(metrics.total("tidemark.replay.records.skipped", "null-delete-marker")).isEqualTo(2);
+    }
+
+    /** NoncurrentDays removes noncurrent delete markers too (a marker demoted by a later write is stamped). */
+    @Test
+    void shouldDeleteANoncurrentDeleteMarkerOneDayAfterItWasDemoted() {
+        lifecycle("v", NONCURRENT_1_DAY, "Enabled");
+        Entry m = marker("7", T0);
+        event(versionEvent(io.tidemark.messages.pb.MetaLogProto.EventKind.OTHER, "k", m, demoted(m, T0.plusSeconds(1)),
+                T0.plusSeconds(1)));
+        advanceTo(T0.plusSeconds(12));
+        assertThat(tasks.readValuesToList()).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo("NONCURRENT_DAYS");
+            assertThat(t.target()).isEqualTo(new ObjectTask.Target("v", "k", "7"));
+        });
     }
 
     /**

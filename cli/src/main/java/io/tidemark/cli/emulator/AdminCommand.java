@@ -93,7 +93,9 @@ abstract class AdminCommand implements Callable<Integer> {
     @Command(name = "faults", mixinStandardHelpOptions = true,
             description = {"Turns the fault knobs of a running emulator.",
                 "Operations: set (unavailableProbability=0.2 latencyMs=50), force-outcome (bucket= objectPath= "
-                    + "outcome=RETRY_LATER|BLOCKED reason=), clear-outcome, clear, drop-subscriptions."})
+                    + "outcome=RETRY_LATER|BLOCKED reason=), clear-outcome, clear, drop-subscriptions, fail-reads "
+                    + "(bucket= objectPath= times=: LifecycleDelete answers NOOP NOT_FOUND, as upstream does when its read "
+                    + "fails), meta-log-memory (events=: how many newest events the filer serves from memory)."})
     static final class Faults extends AdminCommand {
         @Override
         String area() {

@@ -88,6 +88,13 @@ public final class StatusCommand implements Callable<Integer> {
                             + " ago)", w.failed() != null ? "FAILED " + w.failed()
                             : w.running() == null ? "-" : w.running() + ", " + w.runningPages() + " pages");
         }
+        for (StatusReport.Walk w : report.walks()) {
+            if (w.nullMarkers() > 0) {
+                out.println("bucket " + w.bucket() + ": " + w.nullMarkers() + " null delete marker(s) that no lifecycle "
+                        + "request can remove (SeaweedFS finds version \"null\" at the bare path only); see "
+                        + "docs/operations.md");
+            }
+        }
     }
 
     private static String backlog(StatusReport.Backlog backlog, Instant now) {

@@ -106,7 +106,8 @@ public final class StatusReader {
                     + (s.resume() == null || s.resume().marker() == null ? "its start" : s.resume().marker()) + " ("
                     + s.failedAt() + "): " + s.failure()).orElse(null);
             walks.add(new StatusReport.Walk(bucket, walked, lastFinished, running,
-                    state.filter(s -> s.finishedAt() == null).map(WalkState::pages).orElse(0L), failed));
+                    state.filter(s -> s.finishedAt() == null).map(WalkState::pages).orElse(0L), failed,
+                    state.map(WalkState::lastNullMarkers).orElse(0L)));
         }
         walks.sort(Comparator.comparing(StatusReport.Walk::bucket));
 

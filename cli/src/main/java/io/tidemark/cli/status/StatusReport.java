@@ -40,12 +40,13 @@ public record StatusReport(Health health, List<String> reasons, List<GroupLag.Pa
      * @param running        the scan id of a walk under way, or {@code null}
      * @param failed         why its newest walk stopped on a page it could not walk, and where; {@code null} unless it
      *                       did (the next conductor pass resumes it)
+     * @param nullMarkers    null delete markers its last finished walk met: versions no lifecycle request can remove
      */
     public record Walk(String bucket, boolean walked, Instant lastFinishedAt, String running, long runningPages,
-                       String failed) {
+                       String failed, long nullMarkers) {
 
         public Walk(String bucket, boolean walked, Instant lastFinishedAt, String running, long runningPages) {
-            this(bucket, walked, lastFinishedAt, running, runningPages, null);
+            this(bucket, walked, lastFinishedAt, running, runningPages, null, 0);
         }
     }
 

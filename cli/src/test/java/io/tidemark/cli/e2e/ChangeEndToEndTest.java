@@ -59,7 +59,7 @@ class ChangeEndToEndTest {
                     await().atMost(Duration.ofSeconds(120)).until(() -> service.get("/readyz").statusCode() == 200);
                 }
 
-                for (String bucket : List.of("held", "lengthened", "replayed")) {
+                for (String bucket : List.of("held", "lengthened", "replayed", "misread")) {
                     s3.createBucket(bucket, bucket.equals("held"));
                     s3.putLifecycle(bucket, daysRule(1));
                 }
@@ -75,6 +75,10 @@ class ChangeEndToEndTest {
                     s3.putObject(bucket, "k", 10, Map.of(), Map.of());
                 }
                 emulator.faults().force("replayed", "k", LifecycleDeleteOutcome.BLOCKED, "refused for the test");
+                // Issue 35 item 2: the gateway's read fails, which upstream answers NOOP NOT_FOUND for an object that
+                // is still there: not now, rather than never.
+                s3.putObject("misread", "k", 10, Map.of(), Map.of());
+                emulator.faults().failObjectReads("misread", "k", 1);
 
                 // The object processor is down while the three timers fire; then the world changes under the tasks.
                 await().atMost(Duration.ofSeconds(60)).until(() -> firedTimers(replay) >= 3);
@@ -89,6 +93,7 @@ class ChangeEndToEndTest {
                         "tidemark_object_processor_tasks_total{kind=\"expiration_days\",outcome=\"NOOP_RULE_CHANGED\"",
                         " 1.0"));
                 assertThat(s3.latest("lengthened", "k")).as("the rule was lengthened to 30 days").isPresent();
+                await().atMost(Duration.ofSeconds(60)).until(() -> s3.latest("misread", "k").isEmpty());
 
                 // Parked, then the bucket's configuration deleted, then replayed by an operator: nothing is deleted.
                 s3.deleteLifecycle("replayed");

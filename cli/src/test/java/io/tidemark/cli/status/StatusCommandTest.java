@@ -247,7 +247,8 @@ class StatusCommandTest {
                         new GroupLag.Partition("t.object-processor", "t.object-tasks", 1, -1, 5, 5)),
                 "host-1", now.minusSeconds(3), 120, new StatusReport.Backlog(4, now.minusSeconds(8), null), 7L, 1,
                 List.of(new StatusReport.Walk("photos", true, now.minusSeconds(3_700), null, 0),
-                        new StatusReport.Walk("logs", true, null, "steady-logs-1", 4)), 3, 0);
+                        new StatusReport.Walk("logs", true, null, "steady-logs-1", 4),
+                        new StatusReport.Walk("archive", true, now.minusSeconds(60), null, 0, null, 2)), 3, 0);
         StringWriter text = new StringWriter();
         StatusCommand.print(report, new PrintWriter(text), now);
         assertThat(text.toString()).contains("status: degraded", "  - 3 object task(s) parked")
@@ -255,6 +256,7 @@ class StatusCommandTest {
                 .containsPattern("t\\.object-tasks +1 +- +5 +5")
                 .contains("led by host-1, 120 events published", "(3s ago)", "7 timers pending on 1 instance(s)")
                 .contains("4 filer event(s) not yet published, the oldest from 8s ago")
-                .contains("1h1m ago", "never", "steady-logs-1, 4 pages");
+                .contains("1h1m ago", "never", "steady-logs-1, 4 pages")
+                .contains("bucket archive: 2 null delete marker(s) that no lifecycle request can remove");
     }
 }

@@ -14,6 +14,8 @@ import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataRequest;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,10 +33,13 @@ import org.slf4j.LoggerFactory;
  * has room for a full batch (and for one at a time when it has room for less): the buffer holds at most its
  * size plus one batch of events, and a slow consumer slows the stream instead of filling memory. When the stream
  * fails with a transient error, ends unasked, or stays silent past the idle timeout, the subscription reconnects
- * with capped exponential backoff and resumes from the last event it delivered. The filer treats
- * {@code since_ns} as inclusive, so the events already delivered at that timestamp are counted and skipped:
- * nothing is lost and nothing repeats, even where events share a timestamp. Heartbeats (responses without an
- * event) keep the idle timer fresh and tell {@link #silentFor} the filer is there.
+ * with capped exponential backoff and resumes from the last event it delivered. The filer reads {@code since_ns}
+ * inclusively from its memory and exclusively from its log files on disk, and re-sends the events at the last
+ * timestamp it sent when a stream moves from disk to memory. So the subscription asks from one nanosecond before
+ * its resume timestamp, which gets every event at that timestamp either way, and drops what it already has there:
+ * the events it delivered at that timestamp are remembered by content (and, after a restart, the first ones are
+ * skipped by the count the caller kept). Nothing is lost and nothing repeats, even where events share a timestamp.
+ * Heartbeats (responses without an event) keep the idle timer fresh and tell {@link #silentFor} the filer is there.
  */
 public final class MetadataSubscription implements AutoCloseable {
 
@@ -61,6 +66,7 @@ public final class MetadataSubscription implements AutoCloseable {
     private final int clientId = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
     private final AtomicInteger reconnects = new AtomicInteger();
     private final AtomicLong outOfOrder = new AtomicLong();
+    private final AtomicLong repeats = new AtomicLong();
 
     private volatile State state = State.RUNNING;
     private volatile RuntimeException failure;
@@ -76,6 +82,8 @@ public final class MetadataSubscription implements AutoCloseable {
     private long streamHighTsNs; // the newest timestamp the current stream has sent
     private int seenAtResumeTs;
     private int toSkipAtResumeTs;
+    /** The events met at the resume timestamp in this process, by content, so a repeat of one is dropped. */
+    private final Set<EventKey> atResumeTs = new HashSet<>();
     private int epoch;
     private long backoffMillis;
 
@@ -145,6 +153,11 @@ public final class MetadataSubscription implements AutoCloseable {
         return reconnects.get();
     }
 
+    /** Events the filer sent again (at the timestamp the stream resumed from), dropped. */
+    public long repeats() {
+        return repeats.get();
+    }
+
     /**
      * How long since the filer last sent anything, an event or a heartbeat. Unlike the idle timer, reconnecting
      * does not reset it: a subscription that keeps failing to reconnect falls ever further silent.
@@ -167,14 +180,15 @@ public final class MetadataSubscription implements AutoCloseable {
         if (state != State.RUNNING) {
             return;
         }
-        toSkipAtResumeTs = seenAtResumeTs;
+        // Events at the resume timestamp this process has not seen (a restart's) are skipped by count.
+        toSkipAtResumeTs = Math.max(0, seenAtResumeTs - atResumeTs.size());
         streamHighTsNs = 0;
         cancelledForIdleness = false;
         lastMessageNanos = System.nanoTime();
         SubscribeMetadataRequest request = SubscribeMetadataRequest.newBuilder()
                 .setClientName(options.clientName())
                 .setPathPrefix(options.pathPrefix())
-                .setSinceNs(resumeTsNs)
+                .setSinceNs(resumeTsNs > 0 ? resumeTsNs - 1 : 0)
                 .setUntilNs(options.untilNs())
                 .setClientId(clientId)
                 .setClientEpoch(epoch++)
@@ -249,11 +263,11 @@ public final class MetadataSubscription implements AutoCloseable {
             return false;
         }
         FilerEvent last = null;
-        if (response.hasEventNotification() && accept(response.getTsNs())) {
+        if (response.hasEventNotification() && accept(response)) {
             last = decode(response);
         }
         for (SubscribeMetadataResponseView batched : response.getEventsList()) {
-            if (batched.hasEventNotification() && accept(batched.getTsNs())) {
+            if (batched.hasEventNotification() && accept(batched)) {
                 if (last != null) {
                     buffer.add(last);
                 }
@@ -292,13 +306,19 @@ public final class MetadataSubscription implements AutoCloseable {
                 .setTsNs(view.getTsNs()).setEventNotification(notification).build(), encoded);
     }
 
+    /** An event by content: where, and the notification as the filer encoded it. */
+    private record EventKey(String directory, ByteString notification) {
+    }
+
     /**
-     * Whether an event is new, counting events already seen at the resume timestamp. An event older than one the
-     * same stream already sent is out of order (several filers' logs merged, for instance): the resume position is
-     * a timestamp, so it cannot be delivered without breaking exactly-once. It is counted and logged, never
-     * silently lost; an older event at the start of a stream is history the filer sent again, already delivered.
+     * Whether an event is new. At the resume timestamp, one already met (by content) is a repeat, and after a restart
+     * the first ones, already delivered before it, are skipped by count. An event older than one the same stream
+     * already sent is out of order (several filers' logs merged, for instance): the resume position is a timestamp,
+     * so it cannot be delivered without breaking exactly-once. It is counted and logged, never silently lost; an
+     * older event at the start of a stream is history the filer sent again, already delivered.
      */
-    private boolean accept(long ts) {
+    private boolean accept(SubscribeMetadataResponseView event) {
+        long ts = event.getTsNs();
         boolean behindStream = ts < streamHighTsNs;
         streamHighTsNs = Math.max(streamHighTsNs, ts);
         if (ts < resumeTsNs) {
@@ -311,7 +331,12 @@ public final class MetadataSubscription implements AutoCloseable {
             }
             return false;
         }
+        EventKey key = new EventKey(event.getDirectory(), event.getEventNotification());
         if (ts == resumeTsNs) {
+            if (!atResumeTs.add(key)) {
+                repeats.incrementAndGet();
+                return false;
+            }
             if (toSkipAtResumeTs > 0) {
                 toSkipAtResumeTs--;
                 return false;
@@ -322,6 +347,8 @@ public final class MetadataSubscription implements AutoCloseable {
         resumeTsNs = ts;
         seenAtResumeTs = 1;
         toSkipAtResumeTs = 0;
+        atResumeTs.clear();
+        atResumeTs.add(key);
         return true;
     }
 

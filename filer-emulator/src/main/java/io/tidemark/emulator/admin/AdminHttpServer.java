@@ -166,6 +166,9 @@ public final class AdminHttpServer implements AutoCloseable {
             case "clear-outcome" -> faults.clearForced(a.text("bucket"), a.text("objectPath"));
             case "clear" -> faults.clearAll();
             case "drop-subscriptions" -> out.put("dropped", filer.dropSubscriptions());
+            case "fail-reads" -> faults.failObjectReads(a.text("bucket"), a.text("objectPath"),
+                    (int) a.number("times", 1));
+            case "meta-log-memory" -> s3.store().setMetaLogMemoryWindow((int) a.number("events", 1_000));
             default -> throw new UnknownOperation("no fault operation " + operation);
         }
         out.put("unavailableProbability", faults.unavailableProbability());

@@ -167,8 +167,12 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     }
 
     /**
-     * One subscriber: history from {@code since_ns} (inclusive), then live events, in log order. For a client
-     * that supports batching, events already waiting go out together in one response's {@code events}.
+     * One subscriber: history from {@code since_ns}, then live events, in log order, read as upstream reads them
+     * (filer_notify_read.go, log_buffer.go). A {@code since_ns} within the memory window is inclusive. An older one
+     * is served from the log files first, where it is exclusive ({@code ts_ns > since_ns}); when the disk pass
+     * reaches the memory window, reading goes on from memory at the last timestamp sent, inclusive — the events at
+     * that timestamp are sent again. For a client that supports batching, events already waiting go out together in
+     * one response's {@code events}.
      */
     private final class Subscription implements Runnable {
         private final SubscribeMetadataRequest request;
@@ -204,6 +208,13 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
             int batchLimit = request.getClientSupportsBatching() ? MAX_BATCH : 1;
             try {
                 int next = metaLog.firstAtOrAfter(request.getSinceNs());
+                // Upstream's disk pass reads every flushed event; the emulator flushes whatever is older than its
+                // memory window, and the pass ends where the log ends when it starts.
+                int diskEnd = -1;
+                if (next < metaLog.memoryStart()) {
+                    next = metaLog.firstAfter(request.getSinceNs());
+                    diskEnd = metaLog.size();
+                }
                 boolean ended = false;
                 while (!cancelled && !ended) {
                     if (dropped.get()) {
@@ -211,8 +222,12 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                                 .asRuntimeException());
                         return;
                     }
+                    if (diskEnd >= 0 && next >= diskEnd) {
+                        next = Math.max(metaLog.memoryStart(), metaLog.firstAtOrAfter(lastSentTs));
+                        diskEnd = -1;
+                    }
                     List<SubscribeMetadataResponse> batch = new ArrayList<>();
-                    int available = metaLog.size();
+                    int available = diskEnd >= 0 ? diskEnd : metaLog.size();
                     while (next < available && batch.size() < batchLimit) {
                         SubscribeMetadataResponse event = metaLog.get(next);
                         if (untilNs > 0 && event.getTsNs() > untilNs) {

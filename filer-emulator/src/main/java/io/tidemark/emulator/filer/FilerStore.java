@@ -68,6 +68,14 @@ public final class FilerStore implements AutoCloseable {
         metaLog.stampInRunsOf(length);
     }
 
+    /**
+     * Sets how many of the newest meta-log events the filer holds in memory (1,000 unless set). A subscription from
+     * an older {@code since_ns} is served from "disk" first, as upstream does: see FilerService.
+     */
+    public void setMetaLogMemoryWindow(int events) {
+        metaLog.setMemoryWindow(events);
+    }
+
     public int signature() {
         return signature;
     }

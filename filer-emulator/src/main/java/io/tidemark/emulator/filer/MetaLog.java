@@ -13,7 +13,8 @@ import java.util.function.BooleanSupplier;
  * The ordered list of every mutation's event, each stamped with a strictly increasing {@code ts_ns} — or, when
  * asked ({@link #stampInRunsOf}), in runs of events sharing one {@code ts_ns}, as SeaweedFS's aggregated logs have
  * them. Readers find their start by timestamp and wait for appends; the optional file makes the log survive
- * restarts.
+ * restarts. As a filer's, the newest events are also held in memory ({@link #memoryStart}); older ones are read
+ * from its log files, where {@code since_ns} is exclusive (see FilerService).
  */
 final class MetaLog {
 
@@ -23,6 +24,10 @@ final class MetaLog {
     private long lastTsNs;
     private int runLength = 1;
     private int leftInRun;
+    private int memoryWindow = DEFAULT_MEMORY_WINDOW;
+
+    /** Events held in memory; upstream keeps about five one-minute buffers (up to 8 MiB each). */
+    static final int DEFAULT_MEMORY_WINDOW = 1_000;
 
     MetaLog(Clock clock, MetaLogFile file, List<SubscribeMetadataResponse> recovered) {
         this.clock = clock;
@@ -70,6 +75,24 @@ final class MetaLog {
         return events.size();
     }
 
+    /** How many of the newest events are held in memory; older ones are served from "disk". */
+    synchronized void setMemoryWindow(int events) {
+        if (events < 1) {
+            throw new IllegalArgumentException("the memory window holds at least one event: " + events);
+        }
+        memoryWindow = events;
+    }
+
+    /** The index of the oldest event still in memory. */
+    synchronized int memoryStart() {
+        return Math.max(0, events.size() - memoryWindow);
+    }
+
+    /** The index of the first event stamped after {@code tsNs}: since_ns as the filer reads its log files. */
+    synchronized int firstAfter(long tsNs) {
+        return tsNs == Long.MAX_VALUE ? events.size() : firstAtOrAfter(tsNs + 1);
+    }
+
     synchronized SubscribeMetadataResponse get(int index) {
         return events.get(index);
     }
@@ -78,7 +101,7 @@ final class MetaLog {
         return lastTsNs;
     }
 
-    /** The index of the first event stamped at or after {@code tsNs}: the filer's since_ns is inclusive. */
+    /** The index of the first event stamped at or after {@code tsNs}: since_ns as the filer reads its memory. */
     synchronized int firstAtOrAfter(long tsNs) {
         int low = 0;
         int high = events.size();

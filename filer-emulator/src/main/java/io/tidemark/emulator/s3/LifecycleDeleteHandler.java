@@ -18,14 +18,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The S3 gateway's {@code LifecycleDelete}, with SeaweedFS's server semantics: the identity CAS (any
- * difference in mtime, size, head chunk or extended-attribute hash makes the request a no-op), object lock
- * never bypassed (delete-marker creation included), per-versioning actions, the "is it still the latest"
- * and "is the marker still the sole survivor" re-checks, and BLOCKED for requests that can never succeed.
- *
- * <p>Stricter than upstream in one place: upstream turns every failure to fetch the live entry, transport
- * errors included, into NOOP "NOT_FOUND". Here only a missing entry is NOT_FOUND; an unexpected failure is
- * RETRY_LATER, so a broken store can never make a task look resolved.
+ * The S3 gateway's {@code LifecycleDelete}, with SeaweedFS's server semantics, quirks included (each is in
+ * docs/filer-emulator.md): the identity CAS (any difference in mtime, size, head chunk or extended-attribute hash
+ * makes the request a no-op); any failure to read the entry answered NOOP NOT_FOUND, as upstream wraps every fetch
+ * error as "not found" ({@link FaultInjector#failObjectReads}); "null" looked up at the bare path only; object lock
+ * as lax as upstream's gateway (a retention needs a mode and a readable date to protect); a "still the latest" guard
+ * that reads the pointer alone; a marker with a new version ID for an expiration in a Suspended bucket; the "is
+ * the marker still the sole survivor" re-check; and BLOCKED for requests that can never succeed.
  */
 public final class LifecycleDeleteHandler {
 
@@ -99,7 +98,8 @@ public final class LifecycleDeleteHandler {
         }
         BucketVersioning versioning = gateway.versioning(bucket);
         String versionId = request.getVersionId().isEmpty() ? null : request.getVersionId();
-        Optional<ObjectVersionInfo> live = fetch(bucket, key, versionId, versioning);
+        Optional<ObjectVersionInfo> live = faults.objectReadFails(bucket, key) ? Optional.empty()
+                : fetch(bucket, key, versionId, versioning);
         if (live.isEmpty()) {
             return answer(LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_FOUND");
         }
@@ -121,10 +121,9 @@ public final class LifecycleDeleteHandler {
     }
 
     /**
-     * With a version ID that version; without one, the latest in an Enabled bucket, else the bare object. The null
-     * version lives at the bare path when it is an object and at {@code .versions/v_null} when it is a delete marker
-     * (how {@link S3Gateway#deleteObject} stores it in a suspended bucket), so both places are looked at. Upstream's
-     * fetch looks only at the bare path; see docs/filer-emulator.md.
+     * With a version ID that version; without one, the latest in an Enabled bucket, else the bare object. As
+     * upstream, version "null" is the bare object only: a null delete marker ({@code .versions/v_null}, what a
+     * delete in a Suspended bucket leaves) is never found, so every request for it answers NOT_FOUND.
      */
     private Optional<ObjectVersionInfo> fetch(String bucket, String key, String versionId, BucketVersioning versioning) {
         S3Gateway.ObjectPath p = gateway.path(bucket, key);
@@ -132,12 +131,9 @@ public final class LifecycleDeleteHandler {
             return gateway.latest(bucket, key);
         }
         if (versionId == null || versionId.equals(S3Layout.NULL_VERSION_ID)) {
-            Optional<ObjectVersionInfo> bare = gateway.store().lookup(p.directory(), p.name())
+            return gateway.store().lookup(p.directory(), p.name())
                     .filter(e -> !e.getIsDirectory())
                     .map(e -> new ObjectVersionInfo(S3Layout.NULL_VERSION_ID, true, S3Gateway.isMarker(e), p.bare(), e));
-            if (bare.isPresent() || versionId == null) {
-                return bare;
-            }
         }
         return gateway.store().lookup(p.versionsDirectory(), S3Layout.versionFileName(versionId))
                 .map(e -> new ObjectVersionInfo(versionId, false, S3Gateway.isMarker(e),
@@ -155,8 +151,12 @@ public final class LifecycleDeleteHandler {
                 return answer(LifecycleDeleteOutcome.RETRY_LATER, "TRANSPORT_ERROR: " + e.getMessage());
             }
         }
-        // Enabled: a delete marker on top. Suspended: the null version goes, then a null marker on top.
-        gateway.deleteObject(bucket, key);
+        // Enabled: a delete marker on top. Suspended: the null version goes, then — unlike an S3 DELETE, which
+        // leaves a "null" marker — a marker with a new version ID, as upstream's lifecycle path does.
+        if (versioning == BucketVersioning.SUSPENDED) {
+            gateway.deleteBareIfPresent(gateway.path(bucket, key));
+        }
+        gateway.placeDeleteMarker(bucket, key);
         return answer(LifecycleDeleteOutcome.DONE, "");
     }
 
@@ -169,8 +169,18 @@ public final class LifecycleDeleteHandler {
             if (refused.isPresent()) {
                 return refused.get();
             }
-        } else if (gateway.latest(bucket, key).map(v -> v.versionId().equals(versionId)).orElse(false)) {
-            return answer(LifecycleDeleteOutcome.NOOP_RESOLVED, "VERSION_IS_LATEST");
+        } else {
+            // Upstream's guard reads the pointer alone: no .versions directory is NOT_FOUND, a missing pointer (the
+            // null version current) means "not latest". The pipeline must not ask for a current null version.
+            S3Gateway.ObjectPath p = gateway.path(bucket, key);
+            Optional<Entry> directory = gateway.store().lookup(p.directory(), S3Layout.versionsDirectoryName(p.name()))
+                    .filter(Entry::getIsDirectory);
+            if (directory.isEmpty()) {
+                return answer(LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_FOUND");
+            }
+            if (S3Gateway.text(directory.get(), S3Layout.LATEST_VERSION_ID).orElse("").equals(versionId)) {
+                return answer(LifecycleDeleteOutcome.NOOP_RESOLVED, "VERSION_IS_LATEST");
+            }
         }
         return gateway.deleteVersion(bucket, key, versionId)
                 ? answer(LifecycleDeleteOutcome.DONE, "")
@@ -220,26 +230,29 @@ public final class LifecycleDeleteHandler {
     }
 
     /**
-     * Why object lock protects this version now, if it does: a legal hold, or a retention date in the future
-     * in either mode. Governance is never bypassed. An unreadable retention date protects too.
+     * Why object lock protects this version now, if it does, as upstream's gateway judges it: a legal hold of
+     * exactly "ON", or a retention in GOVERNANCE or COMPLIANCE mode (never bypassed here) with a readable date in the
+     * future. Upstream fails open: a retention without a mode, or with a date it cannot parse, protects nothing —
+     * the pipeline's own check must refuse those before it asks.
      */
     static Optional<String> lockReason(Entry entry, Instant now) {
         ByteString hold = entry.getExtendedMap().get(S3Layout.LEGAL_HOLD);
         if (hold != null && hold.toStringUtf8().equals("ON")) {
             return Optional.of("object is under legal hold");
         }
+        ByteString mode = entry.getExtendedMap().get(S3Layout.LOCK_MODE);
         ByteString until = entry.getExtendedMap().get(S3Layout.RETAIN_UNTIL);
-        if (until != null) {
-            try {
-                long seconds = Long.parseLong(until.toStringUtf8().trim());
-                if (seconds > now.getEpochSecond()) {
-                    return Optional.of("object is retained until " + Instant.ofEpochSecond(seconds));
-                }
-            } catch (NumberFormatException e) {
-                return Optional.of("object lock retention date is unreadable: " + until.toStringUtf8());
-            }
+        if (mode == null || until == null
+                || !(mode.toStringUtf8().equals("GOVERNANCE") || mode.toStringUtf8().equals("COMPLIANCE"))) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        try {
+            long seconds = Long.parseLong(until.toStringUtf8());
+            return seconds > now.getEpochSecond()
+                    ? Optional.of("object is retained until " + Instant.ofEpochSecond(seconds)) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     private static LifecycleDeleteResponse answer(LifecycleDeleteOutcome outcome, String reason) {

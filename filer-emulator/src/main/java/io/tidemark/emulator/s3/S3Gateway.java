@@ -34,8 +34,11 @@ import java.util.function.UnaryOperator;
  * The S3 gateway's side of SeaweedFS, reduced to what lifecycle cares about: it writes buckets, objects,
  * versions, delete markers, tags, locks and multipart uploads into the filer exactly in the gateway's layout,
  * in the same order of filer mutations, so the meta-log carries the same event sequence a real gateway
- * produces. For a versioned write that is: the version file, the noncurrent-since stamp on the version it
- * demotes, then the pointer flip on the {@code .versions} directory.
+ * produces. For a versioned write that is: the version file, the noncurrent-since stamp on the version the latest
+ * pointer named, then the pointer flip on the {@code .versions} directory. Upstream's quirks are kept (each is in
+ * docs/filer-emulator.md): only a file the pointer names is ever stamped, so a bare null version demoted by a new
+ * version gets no stamp; "null" is looked up at the bare path only; deleting the latest version repoints by
+ * version-ID order among the {@code .versions} files before the file goes.
  */
 public final class S3Gateway {
 
@@ -156,23 +159,25 @@ public final class S3Gateway {
                     return null;
                 }
                 case ENABLED -> {
-                    Optional<ObjectVersionInfo> previous = latest(bucket, key);
                     String versionId = newVersionId();
                     Entry version = objectEntry(S3Layout.versionFileName(versionId), bucket, key, size, tags, metadata,
                             versionId, etagOverride, chunks);
-                    run(() -> store.create(p.versionsDirectory(), version, false));
-                    previous.ifPresent(this::markNoncurrent);
-                    pointTo(p, versionId, version, false);
+                    putVersion(p, versionId, version, false);
                     return versionId;
                 }
                 default -> {
-                    Optional<ObjectVersionInfo> previous = latest(bucket, key);
+                    // Upstream's suspended write: the bare object, then (when the key has a .versions directory)
+                    // the stamp on what the pointer named, the null-is-latest flag, and the removal of a version
+                    // whose ID is "null" (a null delete marker; a marker with a real ID stays).
                     run(() -> store.create(p.directory(), objectEntry(p.name(), bucket, key, size, tags, metadata,
                             S3Layout.NULL_VERSION_ID, etagOverride, chunks), false));
-                    if (versionsDirectory(p).isPresent()) {
-                        deleteIfPresent(p.versionsDirectory(), S3Layout.versionFileName(S3Layout.NULL_VERSION_ID));
-                        previous.filter(v -> !v.versionId().equals(S3Layout.NULL_VERSION_ID)).ifPresent(this::markNoncurrent);
+                    Optional<Entry> dir = versionsDirectory(p);
+                    if (dir.isPresent()) {
+                        stampPointedVersion(p, dir.get(), "");
                         pointToNullVersion(p);
+                        store.list(p.versionsDirectory(), "", "", false, 1000).stream()
+                                .filter(e -> text(e, S3Layout.VERSION_ID).orElse("").equals(S3Layout.NULL_VERSION_ID))
+                                .findFirst().ifPresent(e -> deleteIfPresent(p.versionsDirectory(), e.getName()));
                     }
                     return S3Layout.NULL_VERSION_ID;
                 }
@@ -193,53 +198,108 @@ public final class S3Gateway {
                 deleteIfPresent(p.directory(), p.name());
                 return null;
             }
-            Optional<ObjectVersionInfo> previous = latest(bucket, key);
-            String markerId;
             if (versioning == BucketVersioning.ENABLED) {
-                markerId = newVersionId();
-            } else {
-                markerId = S3Layout.NULL_VERSION_ID;
-                store.lookup(p.directory(), p.name()).filter(e -> !e.getIsDirectory())
-                        .ifPresent(e -> deleteIfPresent(p.directory(), p.name()));
+                return placeDeleteMarker(bucket, key);
             }
-            Entry marker = markerEntry(S3Layout.versionFileName(markerId), markerId);
-            run(() -> store.create(p.versionsDirectory(), marker, false));
-            previous.filter(v -> !v.versionId().equals(markerId)).filter(v -> store.lookup(v.path()).isPresent())
-                    .ifPresent(this::markNoncurrent);
-            pointTo(p, markerId, marker, true);
+            deleteBareIfPresent(p);
+            Entry marker = markerEntry(S3Layout.versionFileName(S3Layout.NULL_VERSION_ID), S3Layout.NULL_VERSION_ID);
+            putVersion(p, S3Layout.NULL_VERSION_ID, marker, true);
+            return S3Layout.NULL_VERSION_ID;
+        }
+    }
+
+    /**
+     * Puts a delete marker with a new version ID on top of a key, whatever the bucket's versioning: what an Enabled
+     * bucket's delete does, and what upstream's lifecycle expiration does in a Suspended bucket too (after deleting
+     * the null version), so such a marker is not removed by a later suspended write the way a "null" one is.
+     */
+    public String placeDeleteMarker(String bucket, String key) {
+        ObjectPath p = path(bucket, key);
+        synchronized (store) {
+            String markerId = newVersionId();
+            putVersion(p, markerId, markerEntry(S3Layout.versionFileName(markerId), markerId), true);
             return markerId;
         }
     }
 
-    /** Permanently deletes one version; when it was the latest, the newest remaining one becomes latest. */
+    /** Deletes the bare null version of a key, if there is one; returns whether there was. */
+    public boolean deleteBareIfPresent(ObjectPath p) {
+        synchronized (store) {
+            if (store.lookup(p.directory(), p.name()).filter(e -> !e.getIsDirectory()).isEmpty()) {
+                return false;
+            }
+            deleteIfPresent(p.directory(), p.name());
+            return true;
+        }
+    }
+
+    /** A version file in {@code .versions}, the stamp on what the pointer named before, then the pointer. */
+    private void putVersion(ObjectPath p, String versionId, Entry version, boolean marker) {
+        Optional<Entry> before = versionsDirectory(p);
+        run(() -> store.create(p.versionsDirectory(), version, false));
+        before.ifPresent(dir -> stampPointedVersion(p, dir, version.getName()));
+        pointTo(p, versionId, version, marker);
+    }
+
+    /**
+     * Permanently deletes one version, as upstream's off-ring path does. Version "null" is the bare object only.
+     * Any other version is a file in {@code .versions}: when the pointer names it, the pointer first moves to the
+     * remaining file first in version-ID order ("null" last; the bare null version is never considered), or is
+     * cleared when none remains; then the file goes, and the emptied directory after it.
+     */
     public boolean deleteVersion(String bucket, String key, String versionId) {
         ObjectPath p = path(bucket, key);
         synchronized (store) {
-            Optional<ObjectVersionInfo> target = version(bucket, key, versionId);
-            if (target.isEmpty()) {
+            if (versionId.equals(S3Layout.NULL_VERSION_ID)) {
+                return deleteBareIfPresent(p);
+            }
+            String fileName = S3Layout.versionFileName(versionId);
+            Optional<Entry> dir = versionsDirectory(p);
+            if (dir.isEmpty() || store.lookup(p.versionsDirectory(), fileName).isEmpty()) {
                 return false;
             }
-            boolean wasLatest = target.get().latest();
-            run(() -> store.delete(FilerPaths.parent(target.get().path()), FilerPaths.name(target.get().path()), false,
-                    true, 0));
-            if (versionsDirectory(p).isEmpty()) {
-                return true;
-            }
-            if (store.list(p.versionsDirectory(), "", "", false, 1).isEmpty()) {
-                deleteIfPresent(p.directory(), S3Layout.versionsDirectoryName(p.name()));
-                return true;
-            }
-            if (wasLatest) {
-                List<ObjectVersionInfo> remaining = versions(bucket, key);
-                ObjectVersionInfo newest = remaining.get(0);
-                if (newest.versionId().equals(S3Layout.NULL_VERSION_ID) && newest.path().equals(p.bare())) {
-                    pointToNullVersion(p);
+            boolean latest = text(dir.get(), S3Layout.LATEST_VERSION_ID).orElse("").equals(versionId);
+            boolean singleton = false;
+            if (latest) {
+                Optional<Entry> next = store.list(p.versionsDirectory(), S3Layout.VERSION_FILE_PREFIX, "", false, 0)
+                        .stream()
+                        .filter(e -> !e.getIsDirectory() && !e.getName().equals(fileName))
+                        .min(Comparator.comparing(S3Gateway::versionIdOf, S3Gateway::compareVersionIds));
+                if (next.isPresent()) {
+                    pointTo(p, versionIdOf(next.get()), next.get(), isMarker(next.get()));
                 } else {
-                    pointTo(p, newest.versionId(), newest.entry(), newest.deleteMarker());
+                    singleton = true;
+                    clearPointer(p);
                 }
+            }
+            run(() -> store.delete(p.versionsDirectory(), fileName, false, true, 0));
+            if (singleton) {
+                deleteIfPresent(p.directory(), S3Layout.versionsDirectoryName(p.name()));
             }
             return true;
         }
+    }
+
+    private static String versionIdOf(Entry versionFile) {
+        return text(versionFile, S3Layout.VERSION_ID)
+                .orElse(versionFile.getName().substring(S3Layout.VERSION_FILE_PREFIX.length()));
+    }
+
+    /**
+     * Upstream's version-ID order, newest first: "null" is the oldest; IDs of the current format (inverted time)
+     * sort ascending. The emulator only makes IDs of the current format.
+     */
+    static int compareVersionIds(String a, String b) {
+        if (a.equals(b)) {
+            return 0;
+        }
+        if (a.equals(S3Layout.NULL_VERSION_ID)) {
+            return 1;
+        }
+        if (b.equals(S3Layout.NULL_VERSION_ID)) {
+            return -1;
+        }
+        return a.compareTo(b);
     }
 
     /** Every version of a key, newest first (by modification time, then by version file name). */
@@ -276,12 +336,17 @@ public final class S3Gateway {
         return versions(bucket, key).stream().filter(ObjectVersionInfo::latest).findFirst();
     }
 
-    /** One version: {@code null} for the latest, "null" for the null version, or a version ID. */
+    /**
+     * One version: {@code null} for the latest, "null" for the null version, or a version ID. As upstream, "null" is
+     * the bare object only: a null delete marker in {@code .versions} is listed but cannot be addressed.
+     */
     public Optional<ObjectVersionInfo> version(String bucket, String key, String versionId) {
         if (versionId == null) {
             return latest(bucket, key);
         }
-        return versions(bucket, key).stream().filter(v -> v.versionId().equals(versionId)).findFirst();
+        String bare = path(bucket, key).bare();
+        return versions(bucket, key).stream().filter(v -> v.versionId().equals(versionId))
+                .filter(v -> !versionId.equals(S3Layout.NULL_VERSION_ID) || v.path().equals(bare)).findFirst();
     }
 
     public void putTags(String bucket, String key, String versionId, Map<String, String> tags) {
@@ -426,10 +491,18 @@ public final class S3Gateway {
         return store.lookup(p.directory(), S3Layout.versionsDirectoryName(p.name())).filter(Entry::getIsDirectory);
     }
 
-    private void markNoncurrent(ObjectVersionInfo demoted) {
-        Instant now = now();
-        String since = String.valueOf(EpochNanos.of(now));
-        run(() -> store.modify(demoted.path(), e -> e.toBuilder()
+    /**
+     * Upstream's demotion stamp: on the {@code .versions} file the pointer names (best effort), unless that is the
+     * file just written. With no pointer — the null version current — nothing is stamped.
+     */
+    private void stampPointedVersion(ObjectPath p, Entry versionsDirectory, String newFileName) {
+        String previous = text(versionsDirectory, S3Layout.LATEST_VERSION_FILE_NAME).orElse("");
+        if (previous.isEmpty() || previous.equals(newFileName)
+                || store.lookup(p.versionsDirectory(), previous).isEmpty()) {
+            return;
+        }
+        String since = String.valueOf(EpochNanos.of(now()));
+        run(() -> store.modify(FilerPaths.join(p.versionsDirectory(), previous), e -> e.toBuilder()
                 .putExtended(S3Layout.NONCURRENT_SINCE_NS, utf8(since)).build()));
     }
 
@@ -447,11 +520,24 @@ public final class S3Gateway {
     }
 
     private void pointToNullVersion(ObjectPath p) {
-        run(() -> store.modify(p.versionsDirectory(), d -> d.toBuilder()
-                .removeExtended(S3Layout.LATEST_VERSION_ID)
-                .removeExtended(S3Layout.LATEST_VERSION_FILE_NAME)
+        run(() -> store.modify(p.versionsDirectory(), d -> withoutPointer(d).toBuilder()
                 .putExtended(S3Layout.NULL_VERSION_IS_LATEST, utf8("true"))
                 .build()));
+    }
+
+    private void clearPointer(ObjectPath p) {
+        run(() -> store.modify(p.versionsDirectory(), S3Gateway::withoutPointer));
+    }
+
+    private static Entry withoutPointer(Entry directory) {
+        return directory.toBuilder()
+                .removeExtended(S3Layout.LATEST_VERSION_ID)
+                .removeExtended(S3Layout.LATEST_VERSION_FILE_NAME)
+                .removeExtended(S3Layout.LATEST_VERSION_SIZE)
+                .removeExtended(S3Layout.LATEST_VERSION_ETAG)
+                .removeExtended(S3Layout.LATEST_VERSION_MTIME)
+                .removeExtended(S3Layout.LATEST_VERSION_IS_DELETE_MARKER)
+                .build();
     }
 
     private void modifyVersion(String bucket, String key, String versionId, UnaryOperator<Entry> change) {

@@ -139,6 +139,69 @@ class FilerGrpcTest {
         }
     }
 
+    /** The names a raw subscription (no client-side resume logic) receives, until {@code until}. */
+    private List<String> rawStream(long sinceNs, long untilNs) {
+        var channel = Grpc.newChannelBuilder(emulator.filerAddress(), InsecureChannelCredentials.create()).build();
+        try {
+            var responses = SeaweedFilerGrpc.newBlockingStub(channel).subscribeMetadata(SubscribeMetadataRequest
+                    .newBuilder().setClientName("raw").setPathPrefix("/buckets/").setSinceNs(sinceNs).setUntilNs(untilNs)
+                    .build());
+            List<String> names = new ArrayList<>();
+            responses.forEachRemaining(r -> names.add(name(r)));
+            return names;
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    /**
+     * Issue 35 item 3, as upstream reads its meta-log: since_ns is inclusive within the filer's memory, exclusive in
+     * its log files on disk; a stream that starts on disk goes on from memory at the last timestamp it sent,
+     * inclusively, so the events there come again.
+     */
+    @Test
+    void shouldReadSinceExclusivelyFromDiskInclusivelyFromMemoryAndRepeatTheBoundary() throws Exception {
+        List<Long> ts = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            ts.add(emulator.store().create("/buckets", FilerStoreTest.file("e" + i, 1), false).getTsNs());
+        }
+        emulator.store().setMetaLogMemoryWindow(3);
+        assertThat(rawStream(ts.get(4), ts.get(5))).as("in memory: inclusive").containsExactly("e5", "e6");
+        assertThat(rawStream(ts.get(1), ts.get(5))).as("on disk: exclusive, then memory from the last sent, inclusive")
+                .containsExactly("e3", "e4", "e5", "e6", "e6");
+    }
+
+    /**
+     * Issue 35 item 3: the subscription resumes right from disk and from memory alike, where events share a
+     * timestamp (several filers' logs merged), and drops the boundary's repeats.
+     */
+    @Test
+    void shouldResumeWithoutLossOrRepeatFromDiskOrMemoryWhereEventsShareATimestamp() throws Exception {
+        write("/buckets", "warm-up");
+        emulator.store().stampEventsInRunsOf(3);
+        List<Long> ts = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ts.add(emulator.store().create("/buckets", FilerStoreTest.file("e" + i, 1), false).getTsNs());
+        }
+        assertThat(ts.get(3)).isEqualTo(ts.get(5)).isLessThan(ts.get(6));
+        List<String> all = java.util.stream.IntStream.range(0, 12).mapToObj(i -> "e" + i).toList();
+        for (int window : new int[] {3, 1_000}) {
+            emulator.store().setMetaLogMemoryWindow(window);
+            for (int seen = 1; seen <= 3; seen++) {
+                // Already has the first `seen` events of the run e3, e4, e5: gets the rest of it and what follows.
+                try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0)
+                        .resumingAfter(ts.get(3), seen).withBackoff(Duration.ofMillis(20), Duration.ofMillis(200)))) {
+                    List<String> expected = all.subList(3 + seen, 12);
+                    List<String> got = new ArrayList<>();
+                    take(s, expected.size()).forEach(e -> got.add(name(e)));
+                    emulator.dropSubscriptions();   // resumes inside the last run, which it has whole
+                    assertThat(s.poll(Duration.ofMillis(500))).as("nothing again after a reconnect").isNull();
+                    assertThat(got).as("memory window " + window + ", " + seen + " seen").containsExactlyElementsOf(expected);
+                }
+            }
+        }
+    }
+
     @Test
     void shouldBatchWaitingEventsOnlyForClientsThatSupportIt() throws Exception {
         for (int i = 0; i < 600; i++) {

@@ -128,8 +128,12 @@ class LifecycleDeleteTest {
             assertThat(s3.version("b", "k", v1)).isPresent();
         }
 
+        /**
+         * Issue 35 item 5: upstream's lifecycle path deletes the null version, then puts a marker with a new version
+         * ID (not the "null" marker an S3 DELETE leaves), which a later suspended write does not remove.
+         */
         @Test
-        void shouldReplaceTheNullVersionWithANullMarkerWhenSuspended() {
+        void shouldDeleteTheNullVersionAndPutAMarkerWithANewVersionIdWhenSuspended() {
             s3.createBucket("b", false);
             s3.setVersioning("b", BucketVersioning.ENABLED);
             String v1 = s3.putObject("b", "k", 10, Map.of(), Map.of());
@@ -137,8 +141,21 @@ class LifecycleDeleteTest {
             clock.advance(Duration.ofSeconds(1));
             s3.putObject("b", "k", 20, Map.of(), Map.of());
             assertDone(send(request("b", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("b", "k", null))));
-            assertThat(s3.versions("b", "k")).extracting(ObjectVersionInfo::versionId).containsExactlyInAnyOrder("null", v1);
-            assertThat(s3.latest("b", "k").orElseThrow().deleteMarker()).isTrue();
+            assertThat(emulator.store().lookup("/buckets/b", "k")).as("the null version went").isEmpty();
+            ObjectVersionInfo marker = s3.latest("b", "k").orElseThrow();
+            assertThat(marker.deleteMarker()).isTrue();
+            assertThat(marker.versionId()).isNotEqualTo("null").hasSize(32);
+            assertThat(s3.versions("b", "k")).extracting(ObjectVersionInfo::versionId)
+                    .containsExactlyInAnyOrder(marker.versionId(), v1);
+
+            clock.advance(Duration.ofSeconds(1));
+            s3.putObject("b", "k", 30, Map.of(), Map.of());
+            assertThat(s3.versions("b", "k")).as("a suspended write removes only a \"null\" marker")
+                    .extracting(ObjectVersionInfo::versionId).containsExactlyInAnyOrder("null", marker.versionId(), v1);
+            assertThat(s3.version("b", "k", marker.versionId()).orElseThrow().entry().getExtendedMap())
+                    .as("demoted by the write, so NoncurrentDays can remove it").containsKey(S3Layout.NONCURRENT_SINCE_NS);
+            assertDone(send(request("b", "k", ActionKind.NONCURRENT_DAYS).setVersionId(marker.versionId())
+                    .setExpectedIdentity(identityOf("b", "k", marker.versionId()))));
         }
 
         @Test
@@ -250,34 +267,39 @@ class LifecycleDeleteTest {
                     .setExpectedIdentity(id)), LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_FOUND");
         }
 
-        @Test
-        void shouldRemoveANullMarkerThatIsTheSoleSurvivorOfASuspendedBucket() {
-            s3.createBucket("b", false);
-            s3.setVersioning("b", BucketVersioning.SUSPENDED);
-            s3.putObject("b", "k", 10, Map.of(), Map.of());
-            clock.advance(Duration.ofSeconds(1));
-            // The null version goes and a null marker takes its place, stored at .versions/v_null.
-            assertThat(s3.deleteObject("b", "k")).isEqualTo("null");
-            assertThat(emulator.store().lookup("/buckets/b/k.versions", "v_null")).isPresent();
-            assertDone(send(request("b", "k", ActionKind.EXPIRED_DELETE_MARKER).setVersionId("null")
-                    .setExpectedIdentity(identityOf("b", "k", "null"))));
-            assertThat(s3.versions("b", "k")).isEmpty();
+        /** The identity of a file in the key's .versions directory, read from the store. */
+        private S3LifecycleProto.EntryIdentity fileIdentity(String fileName) {
+            EntryIdentity id = LifecycleDeleteHandler.identity(emulator.store().lookup("/buckets/b/k.versions", fileName)
+                    .orElseThrow());
+            return S3LifecycleProto.EntryIdentity.newBuilder().setMtimeNs(id.mtimeNs()).setSize(id.size())
+                    .setHeadFid(id.headFid()).setExtendedHash(ByteString.copyFrom(id.extendedHash())).build();
         }
 
+        /**
+         * Issue 35 item 4: a null delete marker (what an S3 DELETE leaves in a Suspended bucket, at .versions/v_null)
+         * is never found by upstream, which looks version "null" up at the bare path only: every request for it,
+         * current or noncurrent, answers NOT_FOUND, for ever.
+         */
         @Test
-        void shouldExpireANoncurrentNullMarker() {
+        void shouldNeverFindANullMarkerForUpstreamLooksForVersionNullAtTheBarePathOnly() {
             s3.createBucket("b", false);
             s3.setVersioning("b", BucketVersioning.SUSPENDED);
             s3.putObject("b", "k", 10, Map.of(), Map.of());
             clock.advance(Duration.ofSeconds(1));
-            s3.deleteObject("b", "k");
+            assertThat(s3.deleteObject("b", "k")).isEqualTo("null");
+            assertThat(emulator.store().lookup("/buckets/b/k.versions", "v_null")).isPresent();
+            var marker = fileIdentity("v_null");
+            assertOutcome(send(request("b", "k", ActionKind.EXPIRED_DELETE_MARKER).setVersionId("null")
+                    .setExpectedIdentity(marker)), LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_FOUND");
+            assertThat(s3.version("b", "k", "null")).as("\"null\" is the bare path only").isEmpty();
+            assertThat(s3.deleteVersion("b", "k", "null")).isFalse();
+
             s3.setVersioning("b", BucketVersioning.ENABLED);
             clock.advance(Duration.ofSeconds(1));
             String v2 = s3.putObject("b", "k", 20, Map.of(), Map.of());
-            // Decided on the marker as it is once noncurrent (the demotion stamps it).
-            assertDone(send(request("b", "k", ActionKind.NONCURRENT_DAYS).setVersionId("null")
-                    .setExpectedIdentity(identityOf("b", "k", "null"))));
-            assertThat(s3.versions("b", "k")).extracting(ObjectVersionInfo::versionId).containsExactly(v2);
+            assertOutcome(send(request("b", "k", ActionKind.NONCURRENT_DAYS).setVersionId("null")
+                    .setExpectedIdentity(fileIdentity("v_null"))), LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_FOUND");
+            assertThat(s3.versions("b", "k")).extracting(ObjectVersionInfo::versionId).containsExactly(v2, "null");
         }
 
         @Test
@@ -326,6 +348,78 @@ class LifecycleDeleteTest {
             s3.createBucket("b", false);
             assertOutcome(send(request("b", path, ActionKind.ABORT_MPU)), LifecycleDeleteOutcome.BLOCKED,
                     "FATAL_EVENT_ERROR");
+        }
+    }
+
+    /** Where upstream is laxer or stranger than S3: what the pipeline must be right against (docs/filer-emulator.md). */
+    @Nested
+    class UpstreamQuirks {
+
+        /** Issue 35 item 2: upstream wraps any failure to read the entry as "object not found". */
+        @Test
+        void shouldAnswerNotFoundWhenTheGatewayFailsToReadAnObjectThatIsThere() {
+            s3.createBucket("b", false);
+            s3.putObject("b", "k", 10, Map.of(), Map.of());
+            var identity = identityOf("b", "k", null);
+            emulator.faults().failObjectReads("b", "k", 1);
+            assertOutcome(send(request("b", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identity)),
+                    LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_FOUND");
+            assertThat(s3.latest("b", "k")).as("still there").isPresent();
+            assertDone(send(request("b", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identity)));
+        }
+
+        /**
+         * Issue 35 item 7: upstream's gateway fails open on a retention without a mode, with an unknown mode or with
+         * a date it cannot read, and takes only an exact "ON" as a legal hold.
+         */
+        @ParameterizedTest
+        @ValueSource(strings = {"no-mode", "unknown-mode", "unreadable-date", "hold-lowercase"})
+        void shouldDeleteWhereUpstreamsLockCheckFailsOpen(String lock) throws Exception {
+            s3.createBucket("l", true);
+            s3.putObject("l", "k", 1, Map.of(), Map.of());
+            long future = clock.instant().plus(Duration.ofDays(30)).getEpochSecond();
+            emulator.store().modify("/buckets/l/k.versions/" + s3.latest("l", "k").orElseThrow().entry().getName(),
+                    e -> {
+                        Entry.Builder b = e.toBuilder();
+                        switch (lock) {
+                            case "no-mode" -> b.putExtended(S3Layout.RETAIN_UNTIL, ByteString.copyFromUtf8("" + future));
+                            case "unknown-mode" -> b.putExtended(S3Layout.LOCK_MODE, ByteString.copyFromUtf8("governance"))
+                                    .putExtended(S3Layout.RETAIN_UNTIL, ByteString.copyFromUtf8("" + future));
+                            case "unreadable-date" -> b.putExtended(S3Layout.LOCK_MODE, ByteString.copyFromUtf8("COMPLIANCE"))
+                                    .putExtended(S3Layout.RETAIN_UNTIL, ByteString.copyFromUtf8("2099-01-01T00:00:00Z"));
+                            default -> b.putExtended(S3Layout.LEGAL_HOLD, ByteString.copyFromUtf8("on"));
+                        }
+                        return b.build();
+                    });
+            assertDone(send(request("l", "k", ActionKind.EXPIRATION_DAYS).setExpectedIdentity(identityOf("l", "k", null))));
+            assertThat(s3.latest("l", "k").orElseThrow().deleteMarker()).isTrue();
+        }
+
+        /**
+         * Issue 35 item 7: the "is it still the latest" guard reads the pointer alone. A null version made current
+         * by a suspended write has none, so a noncurrent delete of it is done: only the pipeline's own check
+         * (and the identity) stands between it and a current object.
+         */
+        @Test
+        void shouldGuardTheLatestByThePointerAloneAndSoDeleteACurrentNullVersion() {
+            s3.createBucket("b", false);
+            s3.setVersioning("b", BucketVersioning.ENABLED);
+            String v1 = s3.putObject("b", "k", 10, Map.of(), Map.of());
+            s3.setVersioning("b", BucketVersioning.SUSPENDED);
+            clock.advance(Duration.ofSeconds(1));
+            s3.putObject("b", "k", 20, Map.of(), Map.of());
+            assertThat(s3.latest("b", "k").orElseThrow().versionId()).isEqualTo("null");
+            assertDone(send(request("b", "k", ActionKind.NONCURRENT_DAYS).setVersionId("null")
+                    .setExpectedIdentity(identityOf("b", "k", "null"))));
+            assertThat(emulator.store().lookup("/buckets/b", "k")).as("the current null version went").isEmpty();
+            assertThat(s3.version("b", "k", v1)).isPresent();
+
+            s3.createBucket("fresh", false);
+            s3.putObject("fresh", "k", 10, Map.of(), Map.of());
+            s3.setVersioning("fresh", BucketVersioning.ENABLED);
+            assertOutcome(send(request("fresh", "k", ActionKind.NONCURRENT_DAYS).setVersionId("null")
+                    .setExpectedIdentity(identityOf("fresh", "k", "null"))), LifecycleDeleteOutcome.NOOP_RESOLVED,
+                    "NOT_FOUND");
         }
     }
 

@@ -99,8 +99,12 @@ class S3GatewayTest {
                 .isEqualTo("true");
     }
 
+    /**
+     * Issue 35 item 1: upstream stamps only the file the latest pointer names, and a current null version has none,
+     * so the bare null version a new version (or a delete marker) demotes is never stamped.
+     */
     @Test
-    void shouldTreatAnObjectWrittenBeforeVersioningAsTheNullVersion() {
+    void shouldTreatAnObjectWrittenBeforeVersioningAsTheNullVersionAndNeverStampIt() {
         s3.createBucket("b", false);
         s3.putObject("b", "k", 10, Map.of(), Map.of());
         s3.setVersioning("b", BucketVersioning.ENABLED);
@@ -110,9 +114,55 @@ class S3GatewayTest {
         assertThat(tap.since()).extracting(S3GatewayTest::describe).containsExactly(
                 "create /buckets/b/k.versions",
                 "create /buckets/b/k.versions/v_" + v1,
-                "update /buckets/b/k",
                 "update /buckets/b/k.versions");
         assertThat(s3.versions("b", "k")).extracting(ObjectVersionInfo::versionId).containsExactly(v1, "null");
+        assertThat(store.lookup("/buckets/b", "k").orElseThrow().getExtendedMap())
+                .doesNotContainKey(S3Layout.NONCURRENT_SINCE_NS);
+
+        s3.createBucket("m", false);
+        s3.putObject("m", "k", 10, Map.of(), Map.of());
+        s3.setVersioning("m", BucketVersioning.ENABLED);
+        tap.mark();
+        String marker = s3.deleteObject("m", "k");
+        assertThat(tap.since()).extracting(S3GatewayTest::describe).containsExactly(
+                "create /buckets/m/k.versions",
+                "create /buckets/m/k.versions/v_" + marker,
+                "update /buckets/m/k.versions");
+    }
+
+    /**
+     * Issue 35 item 6: deleting the latest version moves the pointer first, to the file first in version-ID order
+     * (newest ID), whatever the modification times say; the bare null version is never chosen.
+     */
+    @Test
+    void shouldRepointByVersionIdOrderBeforeDeletingTheLatest() {
+        s3.createBucket("b", false);
+        s3.setVersioning("b", BucketVersioning.ENABLED);
+        String v1 = s3.putObject("b", "k", 10, Map.of(), Map.of());
+        clock.advance(Duration.ofSeconds(1));
+        String v2 = s3.putObject("b", "k", 20, Map.of(), Map.of());
+        clock.advance(Duration.ofSeconds(1));
+        String v3 = s3.putObject("b", "k", 30, Map.of(), Map.of());
+        s3.backdate("b", "k", v1, clock.instant().plusSeconds(60));   // the newest by mtime, the oldest by ID
+        tap.mark();
+        assertThat(s3.deleteVersion("b", "k", v3)).isTrue();
+        assertThat(tap.since()).extracting(S3GatewayTest::describe).containsExactly(
+                "update /buckets/b/k.versions",
+                "delete /buckets/b/k.versions/v_" + v3);
+        assertThat(ext(store.lookup("/buckets/b", "k.versions").orElseThrow(), S3Layout.LATEST_VERSION_ID)).isEqualTo(v2);
+
+        s3.createBucket("n", false);
+        s3.setVersioning("n", BucketVersioning.ENABLED);
+        String old = s3.putObject("n", "k", 1, Map.of(), Map.of());
+        s3.setVersioning("n", BucketVersioning.SUSPENDED);
+        clock.advance(Duration.ofSeconds(1));
+        s3.putObject("n", "k", 2, Map.of(), Map.of());
+        s3.setVersioning("n", BucketVersioning.ENABLED);
+        clock.advance(Duration.ofSeconds(1));
+        String newest = s3.putObject("n", "k", 3, Map.of(), Map.of());
+        assertThat(s3.deleteVersion("n", "k", newest)).isTrue();
+        assertThat(s3.latest("n", "k").orElseThrow().versionId()).as("upstream's choice, though the null version is newer")
+                .isEqualTo(old);
     }
 
     @Test
