@@ -63,6 +63,7 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String POPULATOR_RECORD_MAX_BYTES = "populator.record.max.bytes";
     public static final String POPULATOR_COLD_START_CHUNK_BUCKETS = "populator.cold-start.chunk.buckets";
     public static final String POPULATOR_REGISTRY_RECONCILE_MS = "populator.registry.reconcile.ms";
+    public static final String POPULATOR_GAP_RECHECK_MS = "populator.gap.recheck.ms";
     public static final String REPLAY_PUNCTUATE_INTERVAL_MS = "replay-streams.punctuate.interval.ms";
     public static final String REPLAY_MAX_FIRED_PER_TICK = "replay-streams.max.fired.per.tick";
     public static final String REPLAY_MAX_FIRE_TIME_PER_TICK_MS = "replay-streams.max.fire.time.per.tick.ms";
@@ -194,6 +195,10 @@ public class TidemarkConfig extends AbstractConfig {
                         "How often the leading populator compares the ZooKeeper bucket registry with the "
                                 + "configurations it has published and repairs any difference (besides at the start "
                                 + "of each leadership term).")
+                .define(POPULATOR_GAP_RECHECK_MS, Type.LONG, 10_000L, Range.atLeast(100), Importance.LOW,
+                        "How often the leading populator looks again for a meta-log gap it could not decide at "
+                                + "its resume or after a reconnect: while the filer has no meta-log file under "
+                                + "/topics/.system/log yet (a log purged whole) or does not answer.")
                 .define(POPULATOR_STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                         "How often the populator logs its status line.")
                 .define(POPULATOR_RECORD_MAX_BYTES, Type.INT, 1_000_000, Range.between(10_000, 100_000_000),

@@ -12,34 +12,72 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *                        with one timestamp, and its {@code since_ns} is inclusive, so this tells them apart on resume
  * @param published       events published since the cold start, across every leader
  * @param coldStartNs     when the cold start enumerated the buckets
- * @param coldStartCursor while a cold start is under way, the last bucket name it has enumerated and committed
- *                        ({@code ""}: none yet); {@code null} once the enumeration is complete. A cold start is
- *                        committed in pieces so that no transaction has to outlast the listing of every bucket.
+ * @param coldStartCursor while a bucket enumeration is under way (a cold start's, or a gap's), the last bucket name it
+ *                        has enumerated and committed ({@code ""}: none yet); {@code null} once it is complete. An
+ *                        enumeration is committed in pieces so that no transaction has to outlast the listing.
+ * @param walkAllNs       while the enumeration is a gap's: when the gap was found, which names its recovery walks
+ *                        (every lifecycle bucket gets one, changed or not); {@code null} otherwise
+ * @param gap             the last meta-log gap found, {@code null} if none ever was
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs,
-                                  String coldStartCursor) {
+                                  String coldStartCursor, Long walkAllNs, Gap gap) {
 
     /** The key of the one checkpoint record. */
     public static final String KEY = "populator";
+
+    /**
+     * The filer no longer served the meta-log from where the populator was to resume: its oldest log file started
+     * after that (the logs were purged, or the checkpoint is older than the filer's history).
+     *
+     * @param fromNs  where the populator was to resume
+     * @param toNs    where the filer's meta-log now starts
+     * @param foundNs when the gap was found
+     * @param count   gaps found since the cold start, this one included
+     */
+    public record Gap(long fromNs, long toNs, long foundNs, long count) {
+    }
+
+    public PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs, String coldStartCursor) {
+        this(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, null, null);
+    }
 
     /** A checkpoint after a complete cold start. */
     public PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs) {
         this(tsNs, eventsAtTs, published, coldStartNs, null);
     }
 
-    /** Whether the bucket enumeration of the cold start is still to finish. */
+    /** Whether a bucket enumeration (a cold start's, or a gap's) is still to finish. */
     public boolean coldStarting() {
         return coldStartCursor != null;
     }
 
+    /** Whether the enumeration under way is a gap's, which asks for a recovery walk of every lifecycle bucket. */
+    public boolean walkingAll() {
+        return coldStartCursor != null && walkAllNs != null;
+    }
+
     /** The checkpoint after one more batch, given the timestamp and same-timestamp count it ends on. */
     public PopulatorCheckpoint advancedTo(long lastTsNs, int lastEventsAtTs, int batchSize) {
-        return new PopulatorCheckpoint(lastTsNs, lastEventsAtTs, published + batchSize, coldStartNs, coldStartCursor);
+        return new PopulatorCheckpoint(lastTsNs, lastEventsAtTs, published + batchSize, coldStartNs, coldStartCursor,
+                walkAllNs, gap);
     }
 
     /** The same subscription start with the enumeration committed up to {@code cursor} ({@code null}: complete). */
     public PopulatorCheckpoint enumeratedTo(String cursor) {
-        return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, cursor);
+        return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, cursor, cursor == null ? null
+                : walkAllNs, gap);
+    }
+
+    /**
+     * A gap found at {@code foundNs}: the populator was to resume after {@code fromNs} (this checkpoint, or an earlier
+     * one when the filer could not tell at first), and the filer's meta-log now starts at {@code oldestNs}. The
+     * populator goes on from here, or from just before the oldest event where that lies further (nothing before it
+     * can be read any more), and enumerates every bucket, asking for a recovery walk of each lifecycle bucket.
+     */
+    public PopulatorCheckpoint gapFound(long fromNs, long oldestNs, long foundNs) {
+        long resumeNs = Math.max(tsNs, oldestNs - 1);
+        return new PopulatorCheckpoint(resumeNs, resumeNs == tsNs ? eventsAtTs : 0, published, coldStartNs, "", foundNs,
+                new Gap(fromNs, oldestNs, foundNs, gap == null ? 1 : gap.count() + 1));
     }
 }

@@ -7,6 +7,7 @@ import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.seaweed.BucketEntryConfig;
 import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.FilerLogFiles;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FailureKind;
 import io.tidemark.seaweed.client.FilerClient;
@@ -19,6 +20,7 @@ import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.zookeeper.RegistryEntry;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -99,6 +101,7 @@ public final class MetaLogTailer {
                 return;
             }
             Optional<PopulatorCheckpoint> checkpoint = committed.checkpoint().map(c -> resumePoint(c, committed));
+            checkpoint.map(PopulatorCheckpoint::gap).ifPresent(metrics::lastGap);
             if (checkpoint.isEmpty()) {
                 long startNs = EpochNanos.of(clock.instant());
                 long subscribeFrom = Math.max(0, startNs - settings.coldStartOverlap().toNanos());
@@ -106,12 +109,16 @@ public final class MetaLogTailer {
                 metrics.coldStart();
                 checkpoint = term.coldStart(new PopulatorCheckpoint(subscribeFrom, 0, 0, startNs, ""));
             } else if (checkpoint.get().coldStarting()) {
-                log.info("cold start: resuming the bucket enumeration after \"{}\"",
-                        checkpoint.get().coldStartCursor());
+                log.info("{}: resuming the bucket enumeration after \"{}\"", checkpoint.get().walkingAll()
+                        ? "meta-log gap" : "cold start", checkpoint.get().coldStartCursor());
                 checkpoint = term.coldStart(checkpoint.get());
             } else {
                 log.info("resuming after ts_ns {} ({} events at that ts, {} published so far)", checkpoint.get().tsNs(),
                         checkpoint.get().eventsAtTs(), checkpoint.get().published());
+                Optional<PopulatorCheckpoint> gapped = term.lookForGapAfter(checkpoint.get(), checkpoint.get());
+                if (gapped.isPresent()) {
+                    checkpoint = term.coldStart(gapped.get());
+                }
             }
             if (checkpoint.isPresent()) {
                 term.tail(checkpoint.get());
@@ -129,7 +136,7 @@ public final class MetaLogTailer {
             log.warn("the meta-log holds events past the checkpoint (ts_ns {} #{} beyond ts_ns {}); resuming after them",
                     tail.tsNs(), tail.seqAtTs(), checkpoint.tsNs());
             return new PopulatorCheckpoint(tail.tsNs(), tail.seqAtTs() + 1, checkpoint.published(),
-                    checkpoint.coldStartNs(), checkpoint.coldStartCursor());
+                    checkpoint.coldStartNs(), checkpoint.coldStartCursor(), checkpoint.walkAllNs(), checkpoint.gap());
         }).orElse(checkpoint);
     }
 
@@ -166,6 +173,9 @@ public final class MetaLogTailer {
         private long lastTsNs;
         private int eventsAtTs;
         private boolean coldStarting;
+        /** Where a gap check that could not be decided yet looks from ({@code null}: none pending). */
+        private PopulatorCheckpoint gapReference;
+        private long nextGapCheckNanos;
 
         Term(TransactionalPublisher publisher, BucketConfigTracker tracker, BucketRegistry registry,
              String bucketsDirectory, BooleanSupplier leading) {
@@ -176,6 +186,54 @@ public final class MetaLogTailer {
             this.bucketsDirectory = bucketsDirectory;
             this.classifier = new EventClassifier(bucketsDirectory, shards);
             this.leading = leading;
+        }
+
+        /**
+         * Looks for a gap after {@code reference}: the filer's oldest meta-log file starts after it (an operator
+         * purged the logs, or the populator was away longer than the filer keeps them). What changed in between was
+         * never published, and only a walk can find it; the checkpoint returned goes on from {@code current} (or from
+         * just before the oldest file, if that lies further), records the gap and asks for a recovery walk of every
+         * lifecycle bucket. Found once: the returned checkpoint, once committed, no longer lies before the oldest file.
+         * Returns empty when there is no gap, and also while the filer cannot tell (it has no log file yet, or does
+         * not answer): then the check stays due against {@code reference} and is repeated from {@link #tail} every
+         * {@code populator.gap.recheck.ms}, so a log purged whole is judged once the filer logs again.
+         */
+        Optional<PopulatorCheckpoint> lookForGapAfter(PopulatorCheckpoint reference, PopulatorCheckpoint current) {
+            gapReference = reference;
+            nextGapCheckNanos = System.nanoTime() + settings.gapRecheck().toNanos();
+            Optional<Instant> oldest;
+            try {
+                oldest = FilerLogFiles.oldest(filer);
+            } catch (SeaweedCallException e) {
+                if (e.kind() == FailureKind.TRANSIENT) {
+                    log.debug("meta-log gap check to be tried again: {}", e.getMessage());
+                    return Optional.empty();
+                }
+                log.warn("the filer's meta-log files ({}) cannot be listed, so a gap after ts_ns {} cannot be ruled "
+                        + "out: {}", FilerLogFiles.DIRECTORY, reference.tsNs(), e.getMessage());
+                gapReference = null;
+                return Optional.empty();
+            }
+            if (oldest.isEmpty()) {
+                return Optional.empty();
+            }
+            gapReference = null;
+            if (reference.tsNs() + 1 >= EpochNanos.of(oldest.get())) {
+                return Optional.empty();
+            }
+            PopulatorCheckpoint gapped = current.gapFound(reference.tsNs(), EpochNanos.of(oldest.get()),
+                    EpochNanos.of(clock.instant()));
+            metrics.gapFound(gapped.gap());
+            log.error("meta-log gap: the populator was to resume after {} but the filer's oldest meta-log file starts at "
+                            + "{}: whatever changed in between (its log files purged) can never be published, so a "
+                            + "recovery walk of every lifecycle bucket is asked for ({} gap(s) since the cold start)",
+                    EpochNanos.toInstant(reference.tsNs()), oldest.get(), gapped.gap().count());
+            return Optional.of(gapped);
+        }
+
+        /** Whether a gap check is due now: one could not be decided yet, and it is time to try again. */
+        private boolean gapCheckDue() {
+            return gapReference != null && System.nanoTime() - nextGapCheckNanos >= 0;
         }
 
         /**
@@ -197,6 +255,9 @@ public final class MetaLogTailer {
 
         private Optional<PopulatorCheckpoint> enumerate(PopulatorCheckpoint from) throws Exception {
             long began = System.nanoTime();
+            // A gap's enumeration asks for a recovery walk of every lifecycle bucket, changed or not.
+            boolean walkAll = from.walkingAll();
+            long generation = walkAll ? from.walkAllNs() : from.coldStartNs();
             long chunkTime = settings.coldStartChunkTime().toNanos();
             Set<String> seen = new HashSet<>();
             String cursor = from.coldStartCursor();
@@ -220,7 +281,10 @@ public final class MetaLogTailer {
                             inChunk++;
                             if (bucket.getIsDirectory()) {
                                 seen.add(bucket.getName());
-                                bucketEntry(bucket.getName(), bucket, from.coldStartNs());
+                                boolean walked = bucketEntry(bucket.getName(), bucket, generation);
+                                if (walkAll && !walked) {
+                                    recoveryWalk(bucket.getName(), generation);
+                                }
                                 chunkBuckets++;
                             }
                         } else if (unseen.hasNext()) {
@@ -228,7 +292,10 @@ public final class MetaLogTailer {
                             inChunk++;
                             Optional<Optional<Entry>> now = lookUp(bucket);
                             if (now.isPresent()) {
-                                bucketEntry(bucket, now.get().orElse(null), from.coldStartNs());
+                                boolean walked = bucketEntry(bucket, now.get().orElse(null), generation);
+                                if (walkAll && !walked) {
+                                    recoveryWalk(bucket, generation);
+                                }
                             }
                         } else {
                             break;
@@ -244,6 +311,12 @@ public final class MetaLogTailer {
                     enumerated += chunkBuckets;
                     metrics.coldStartBuckets(chunkBuckets);
                     double seconds = Math.max(1e-3, (System.nanoTime() - began) / 1e9);
+                    if (complete && walkAll) {
+                        log.info("meta-log gap: {} buckets enumerated in this term ({} buckets/s); a recovery walk "
+                                + "asked for each of the {} with valid lifecycle rules", enumerated,
+                                Math.round(enumerated / seconds), tracker.size() - tracker.invalidCount());
+                        return Optional.of(checkpoint);
+                    }
                     if (complete) {
                         log.info("cold start: {} buckets enumerated in this term ({} buckets/s), {} with lifecycle "
                                         + "configuration ({} invalid); subscribing from ts_ns {}", enumerated,
@@ -350,6 +423,22 @@ public final class MetaLogTailer {
                     gather(subscription, batch);
                     int reconnects = subscription.reconnects();
                     metrics.reconnects(reconnects - reconnectsSeen);
+                    // The stream resumed from the filer: it may have purged its logs past this point meanwhile.
+                    Optional<PopulatorCheckpoint> gapped = Optional.empty();
+                    if (reconnects > reconnectsSeen && gapReference == null) {
+                        gapped = lookForGapAfter(checkpoint, checkpoint);
+                    } else if (gapCheckDue()) {
+                        gapped = lookForGapAfter(gapReference, checkpoint);
+                    }
+                    if (gapped.isPresent()) {
+                        Optional<PopulatorCheckpoint> walked = coldStart(gapped.get());
+                        if (walked.isEmpty()) {
+                            return;
+                        }
+                        checkpoint = walked.get();
+                        lastTsNs = checkpoint.tsNs();
+                        eventsAtTs = checkpoint.eventsAtTs();
+                    }
                     reconnectsSeen = reconnects;
                     long outOfOrder = subscription.outOfOrder();
                     metrics.outOfOrder(outOfOrder - outOfOrderSeen);
@@ -475,10 +564,10 @@ public final class MetaLogTailer {
          * @param generationTsNs the ts_ns of the bucket's last event in the batch (the enumeration's start at a cold
          *                       start), which names a recovery walk
          */
-        private void bucketEntry(String bucket, Entry entry, long generationTsNs) throws Exception {
+        private boolean bucketEntry(String bucket, Entry entry, long generationTsNs) throws Exception {
             Optional<BucketConfigChange> change = tracker.apply(bucket, entry);
             if (change.isEmpty()) {
-                return;
+                return false;
             }
             BucketConfigChange c = change.get();
             registryWrites.add(c);
@@ -502,6 +591,17 @@ public final class MetaLogTailer {
                 }
             }
             metrics.registry(tracker.size(), tracker.invalidCount());
+            return c.recovery();
+        }
+
+        /** A recovery walk of a bucket whose configuration did not change, if it has valid lifecycle rules. */
+        private void recoveryWalk(String bucket, long generationTsNs) throws Exception {
+            Optional<BucketConfig> config = tracker.current(bucket).filter(c -> c.invalidCode() == null);
+            if (config.isPresent()) {
+                publisher.bucketTask(BucketRegistry.recoveryTask(new BucketConfigChange(bucket, config.get(), true),
+                        generationTsNs));
+                metrics.gapWalkRequested();
+            }
         }
 
         private void abort() {

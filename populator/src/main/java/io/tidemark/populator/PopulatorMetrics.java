@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.seaweed.EpochNanos;
 import java.time.Clock;
@@ -38,6 +39,10 @@ public final class PopulatorMetrics {
     private final LongAdder transactionsTimedOut = new LongAdder();
     private final LongAdder registryRepairs = new LongAdder();
     private final LongAdder termsStarted = new LongAdder();
+    private final LongAdder gapsFound = new LongAdder();
+    private final LongAdder gapWalks = new LongAdder();
+    private final AtomicLong lastGapFoundNs = new AtomicLong();
+    private final AtomicLong lastGapNs = new AtomicLong();
     private final Map<TermFailure, LongAdder> stoodDown = new EnumMap<>(TermFailure.class);
     private final Counter committed;
     private final Counter aborted;
@@ -116,6 +121,18 @@ public final class PopulatorMetrics {
                     .description("Terms that failed while another instance led (fenced by its producer, or named "
                             + "leader by ZooKeeper), after which this instance rejoined the election").register(registry);
         }
+        FunctionCounter.builder("tidemark.populator.meta.log.gaps", gapsFound, LongAdder::sum)
+                .description("Times the filer's meta-log no longer reached back to where the populator resumed "
+                        + "(its log files purged): what changed in between was never published").register(registry);
+        FunctionCounter.builder("tidemark.populator.meta.log.gap.walks", gapWalks, LongAdder::sum)
+                .description("Recovery walks asked for after a meta-log gap, one per lifecycle bucket whose rules did "
+                        + "not change").register(registry);
+        Gauge.builder("tidemark.populator.meta.log.gap.found.timestamp.seconds", lastGapFoundNs, n -> n.get() / 1e9)
+                .description("When the last meta-log gap was found (epoch seconds; 0: never), from the committed "
+                        + "checkpoint").register(registry);
+        Gauge.builder("tidemark.populator.meta.log.gap.seconds", lastGapNs, n -> n.get() / 1e9)
+                .description("How much of the meta-log the last gap lost: from where the populator was to resume to "
+                        + "where the filer's log then started").register(registry);
         Gauge.builder("tidemark.populator.lag.seconds", this, PopulatorMetrics::lagSeconds)
                 .description("Now minus the ts of the last published event; 0 while caught up").register(registry);
         Gauge.builder("tidemark.populator.leader", this, m -> m.leader ? 1 : 0)
@@ -178,6 +195,29 @@ public final class PopulatorMetrics {
 
     void coldStart() {
         coldStarts.increment();
+    }
+
+    /** A meta-log gap found by this instance. */
+    void gapFound(PopulatorCheckpoint.Gap gap) {
+        gapsFound.increment();
+        lastGap(gap);
+    }
+
+    /** The last gap the committed checkpoint records (null: none ever), so the gauges survive a restart. */
+    void lastGap(PopulatorCheckpoint.Gap gap) {
+        if (gap != null) {
+            lastGapFoundNs.set(gap.foundNs());
+            lastGapNs.set(Math.max(0, gap.toNs() - gap.fromNs()));
+        }
+    }
+
+    void gapWalkRequested() {
+        gapWalks.increment();
+    }
+
+    /** Gaps found by this instance. */
+    public long gapsFound() {
+        return gapsFound.sum();
     }
 
     public long coldStarts() {

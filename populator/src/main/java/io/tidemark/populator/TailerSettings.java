@@ -12,10 +12,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * @param transactionTimeout   the producer's {@code transaction.timeout.ms}: a transaction open longer than this
  *                             has been aborted by the coordinator, whatever error says so
  * @param registryReconcile    how often the registry is compared with the published configurations
+ * @param gapRecheck           how often an undecided meta-log gap check is tried again
  */
 public record TailerSettings(int batchMaxEvents, Duration batchMaxWait, Duration streamIdleTimeout,
                              Duration maxBackoff, Duration coldStartOverlap, Duration kafkaTimeout,
-                             int coldStartChunk, Duration transactionTimeout, Duration registryReconcile) {
+                             int coldStartChunk, Duration transactionTimeout, Duration registryReconcile,
+                             Duration gapRecheck) {
 
     /** The transaction timeout the populator's producer is given unless {@code kafka.producer.*} says otherwise. */
     static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
@@ -30,7 +32,8 @@ public record TailerSettings(int batchMaxEvents, Duration batchMaxWait, Duration
                 Duration.ofSeconds(60),
                 config.getInt(TidemarkConfig.POPULATOR_COLD_START_CHUNK_BUCKETS),
                 timeout == null ? DEFAULT_TRANSACTION_TIMEOUT : Duration.ofMillis(Long.parseLong(timeout.toString())),
-                config.millis(TidemarkConfig.POPULATOR_REGISTRY_RECONCILE_MS));
+                config.millis(TidemarkConfig.POPULATOR_REGISTRY_RECONCILE_MS),
+                config.millis(TidemarkConfig.POPULATOR_GAP_RECHECK_MS));
     }
 
     /** The longest a cold start keeps one transaction open: well inside the coordinator's timeout. */

@@ -84,8 +84,9 @@ class EventClassifierTest {
         s3.deleteVersion("b", "k", v2);
         assertThat(next()).extracting(MetaLogRecord::getKind).containsExactly(EventKind.VERSION_DELETED);
         s3.deleteVersion("b", "k", marker);
-        assertThat(next()).extracting(MetaLogRecord::getKind).containsExactly(EventKind.VERSION_DELETED,
-                EventKind.LATEST_POINTER_FLIPPED);
+        // The gateway moves the pointer before it deletes the version it named.
+        assertThat(next()).extracting(MetaLogRecord::getKind).containsExactly(EventKind.LATEST_POINTER_FLIPPED,
+                EventKind.VERSION_DELETED);
     }
 
     @Test

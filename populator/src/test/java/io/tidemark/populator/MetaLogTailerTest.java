@@ -16,6 +16,7 @@ import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
 import io.tidemark.seaweed.BucketEntryConfig;
+import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
@@ -62,7 +63,8 @@ class MetaLogTailerTest {
     static EmbeddedZooKeeper zookeeperServer;
     static ZooKeeperConnection zookeeper;
 
-    private final TidemarkConfig config = new TidemarkConfig(Map.of("shard.bits", "2", "populator.batch.max.ms", "20"));
+    private final TidemarkConfig config = new TidemarkConfig(Map.of("shard.bits", "2", "populator.batch.max.ms", "20",
+            "populator.gap.recheck.ms", "200"));
     private final TopicRegistry topics = TopicRegistry.from(config);
     private final FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral()
             .withHeartbeatInterval(Duration.ofMillis(500)), Clock.systemUTC()).start();
@@ -130,6 +132,15 @@ class MetaLogTailerTest {
         return new CommittedState(Optional.of(new PopulatorCheckpoint(tsNs, 0, 0, tsNs)), Map.of());
     }
 
+    /**
+     * From the start of the filer's history: just before its oldest meta-log file (a checkpoint before that would be
+     * a meta-log gap, see {@link #shouldFindAMetaLogGapOnceAndAskForARecoveryWalkOfEveryLifecycleBucket}).
+     */
+    private CommittedState fromTheStart() {
+        long first = emulator.store().events(0).get(0).getTsNs();
+        return from(EpochNanos.of(EpochNanos.toInstant(first).truncatedTo(java.time.temporal.ChronoUnit.MINUTES)) - 1);
+    }
+
     private List<ProducerRecord<byte[], byte[]>> sent(TopicSpec<?, ?> topic) {
         return producer.history().stream().filter(r -> r.topic().equals(topic.name())).toList();
     }
@@ -145,6 +156,136 @@ class MetaLogTailerTest {
                 .deserialize("", records.get(records.size() - 1).value());
     }
 
+    /** One term of a tailer on its own filer and producer, run until {@code done} holds of what it has sent. */
+    private MockProducer<byte[], byte[]> term(FilerClient on, CommittedState state,
+                                              java.util.function.Predicate<MockProducer<byte[], byte[]>> done)
+            throws Exception {
+        MockProducer<byte[], byte[]> own = new MockProducer<>(cluster(), true, new ShardPartitioner(),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        own.initTransactions();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        new MetaLogTailer(TailerSettings.from(config), on, freshRegistry("gap-" + System.nanoTime()),
+                () -> new TransactionalPublisher(own, topics), () -> state, config.ruleReader(), ShardFunction.withBits(2),
+                Clock.systemUTC(), metrics).run(() -> !done.test(own) && System.nanoTime() < deadline);
+        return own;
+    }
+
+    private List<ProducerRecord<byte[], byte[]>> sent(MockProducer<byte[], byte[]> by, TopicSpec<?, ?> topic) {
+        return by.history().stream().filter(r -> r.topic().equals(topic.name())).toList();
+    }
+
+    private Optional<PopulatorCheckpoint> lastCheckpoint(MockProducer<byte[], byte[]> by) {
+        var records = sent(by, topics.populatorCheckpoint());
+        return records.isEmpty() ? Optional.empty() : Optional.of(new JsonSerde<>(PopulatorCheckpoint.class)
+                .deserializer().deserialize("", records.get(records.size() - 1).value()));
+    }
+
+    /** Whether a term has published up to the filer event at {@code tsNs}, with no enumeration under way. */
+    private boolean publishedTo(MockProducer<byte[], byte[]> by, long tsNs) {
+        return lastCheckpoint(by).filter(c -> !c.coldStarting() && c.tsNs() >= tsNs).isPresent();
+    }
+
+    /** What a later term reads back: the last checkpoint and the configurations published. */
+    private CommittedState committed(MockProducer<byte[], byte[]> by) {
+        Map<String, BucketConfig> configs = new java.util.HashMap<>();
+        for (var r : sent(by, topics.bucketConfigs())) {
+            configs.put(new String(r.key()), topics.bucketConfigs().valueSerde().deserializer()
+                    .deserialize(topics.bucketConfigs().name(), r.value()));
+        }
+        return new CommittedState(lastCheckpoint(by), configs);
+    }
+
+    private static long lastEventTsNs(FilerEmulator on) {
+        List<SubscribeMetadataResponse> events = on.store().events(0);
+        return events.get(events.size() - 1).getTsNs();
+    }
+
+    /**
+     * Issue 34: the populator was away while the filer's logs were purged past its checkpoint. The filer streams from
+     * what it has, without a word; the populator finds the gap from the filer's log files, reports it once, and asks
+     * for a recovery walk of every lifecycle bucket (their rules unchanged), so what changed in the gap is found.
+     */
+    @Test
+    void shouldFindAMetaLogGapOnceAndAskForARecoveryWalkOfEveryLifecycleBucket() throws Exception {
+        io.tidemark.emulator.MutableClock filerClock = new io.tidemark.emulator.MutableClock(
+                java.time.Instant.now().minus(Duration.ofHours(3)).truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
+        try (FilerEmulator purged = new FilerEmulator(EmulatorSettings.ephemeral()
+                .withHeartbeatInterval(Duration.ofMillis(200)), filerClock).start();
+             FilerClient client = FilerClient.connect(purged.filerAddress(), config.grpcTls(), Duration.ofSeconds(5))) {
+            var s3 = purged.s3();
+            for (String bucket : List.of("a", "b")) {
+                s3.createBucket(bucket, false);
+                s3.putLifecycle(bucket, PopulatorServiceTest.RULES);
+            }
+            s3.createBucket("plain", false);
+            s3.putObject("a", "logs/before", 1, Map.of(), Map.of());
+            long before = lastEventTsNs(purged);
+            // A checkpoint at ts 0 lies before the filer's history too: the first term walks every bucket as well.
+            MockProducer<byte[], byte[]> first = term(client, from(0), p -> publishedTo(p, before));
+            assertThat(sent(first, topics.bucketTasks())).hasSize(2);
+
+            // Away: an object is written, then the filer's logs are purged past it, then more is written.
+            filerClock.advance(Duration.ofMinutes(10));
+            s3.putObject("a", "logs/lost", 1, Map.of(), Map.of());
+            filerClock.advance(Duration.ofMinutes(10));
+            assertThat(purged.store().purgeMetaLogBefore(filerClock.instant().minus(Duration.ofMinutes(5)))).isPositive();
+            s3.putObject("b", "logs/after", 1, Map.of(), Map.of());
+            long after = lastEventTsNs(purged);
+            assertThat(io.tidemark.seaweed.FilerLogFiles.oldest(client)).contains(filerClock.instant()
+                    .truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
+
+            CommittedState away = committed(first);
+            long countBefore = away.checkpoint().map(PopulatorCheckpoint::gap).map(PopulatorCheckpoint.Gap::count)
+                    .orElse(0L);
+            long gapsBefore = metrics.gapsFound();
+            MockProducer<byte[], byte[]> second = term(client, away, p -> publishedTo(p, after));
+            assertThat(sent(second, topics.bucketTasks())).extracting(r -> new String(r.key()))
+                    .as("a recovery walk of each lifecycle bucket, their rules unchanged")
+                    .containsExactlyInAnyOrder("a", "b");
+            PopulatorCheckpoint gapped = lastCheckpoint(second).orElseThrow();
+            assertThat(gapped.gap()).isNotNull();
+            assertThat(gapped.gap().fromNs()).isEqualTo(away.checkpoint().orElseThrow().tsNs());
+            assertThat(gapped.gap().count()).isEqualTo(countBefore + 1);
+            assertThat(metrics.gapsFound() - gapsBefore).isEqualTo(1);
+
+            // Found once: the next term resumes from past the gap and asks for nothing.
+            s3.putObject("plain", "x", 1, Map.of(), Map.of());
+            long latest = lastEventTsNs(purged);
+            MockProducer<byte[], byte[]> third = term(client, committed(second), p -> publishedTo(p, latest));
+            assertThat(sent(third, topics.bucketTasks())).isEmpty();
+            assertThat(metrics.gapsFound() - gapsBefore).isEqualTo(1);
+
+            // Purged whole while away, and nothing logged since: the filer cannot tell yet. Once it logs again, the
+            // gap is found after all, from where the term resumed.
+            CommittedState beforeWholePurge = committed(third);
+            filerClock.advance(Duration.ofMinutes(10));
+            s3.putObject("b", "logs/lost-too", 1, Map.of(), Map.of());
+            filerClock.advance(Duration.ofMinutes(10));
+            assertThat(purged.store().purgeMetaLogBefore(filerClock.instant().plus(Duration.ofMinutes(1))))
+                    .isPositive();
+            assertThat(io.tidemark.seaweed.FilerLogFiles.oldest(client)).isEmpty();
+            Thread writer = new Thread(() -> {
+                try {
+                    Thread.sleep(1_500);
+                    s3.putObject("plain", "y", 1, Map.of(), Map.of());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            writer.start();
+            MockProducer<byte[], byte[]> fourth = term(client, beforeWholePurge,
+                    p -> sent(p, topics.bucketTasks()).size() >= 2 && lastCheckpoint(p).filter(c -> !c.coldStarting())
+                            .isPresent());
+            writer.join();
+            assertThat(sent(fourth, topics.bucketTasks())).extracting(r -> new String(r.key()))
+                    .containsExactlyInAnyOrder("a", "b");
+            PopulatorCheckpoint.Gap whole = lastCheckpoint(fourth).orElseThrow().gap();
+            assertThat(whole.fromNs()).isEqualTo(beforeWholePurge.checkpoint().orElseThrow().tsNs());
+            assertThat(whole.count()).isEqualTo(countBefore + 2);
+            assertThat(metrics.gapsFound() - gapsBefore).isEqualTo(2);
+        }
+    }
+
     @Test
     void shouldCommitEachBatchTogetherWithTheCheckpointThatCoversIt() throws Exception {
         emulator.s3().createBucket("b", false);
@@ -154,7 +295,7 @@ class MetaLogTailerTest {
         }
         int events = emulator.store().events(0).size() - 1;   // less the buckets directory itself
         long lastTs = lastFilerEventTsNs();
-        tailer(from(0)).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
+        tailer(fromTheStart()).run(() -> producer.commitCount() == 0 || lastCheckpoint().tsNs() < lastTs);
 
         assertThat(sent(topics.metaLog())).hasSize(events);
         // Written from the filer's own bytes, read back as the event the filer logged.
@@ -182,7 +323,7 @@ class MetaLogTailerTest {
         AtomicBoolean leading = new AtomicBoolean(true);
         Thread run = new Thread(() -> {
             try {
-                tailer(from(0)).run(leading::get);
+                tailer(fromTheStart()).run(leading::get);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -261,7 +402,7 @@ class MetaLogTailerTest {
         emulator.s3().putLifecycle("kafka-down", PopulatorServiceTest.RULES);
         producer.commitTransactionException = new TimeoutException("the broker did not answer");
 
-        assertThatThrownBy(() -> tailer(from(0)).run(() -> true)).isInstanceOf(TimeoutException.class);
+        assertThatThrownBy(() -> tailer(fromTheStart()).run(() -> true)).isInstanceOf(TimeoutException.class);
         assertThat(producer.transactionAborted()).isTrue();
         assertThat(producer.commitCount()).isZero();
         // Written before the commit was tried; idempotent, so the retry that follows rewrites it harmlessly.
@@ -275,7 +416,7 @@ class MetaLogTailerTest {
         AtomicInteger asked = new AtomicInteger();
         BooleanSupplier leadsOnlyOnce = () -> asked.incrementAndGet() == 1;
 
-        tailer(from(0)).run(leadsOnlyOnce);
+        tailer(fromTheStart()).run(leadsOnlyOnce);
         assertThat(producer.transactionAborted()).isTrue();
         assertThat(producer.commitCount()).isZero();
         assertThat(asked.get()).isEqualTo(2);
@@ -393,7 +534,7 @@ class MetaLogTailerTest {
         AtomicBoolean leading = new AtomicBoolean(true);
         Thread run = new Thread(() -> {
             try {
-                tailer(from(0), Map.of("populator.registry.reconcile.ms", "200"), own).run(leading::get);
+                tailer(fromTheStart(), Map.of("populator.registry.reconcile.ms", "200"), own).run(leading::get);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -439,7 +580,7 @@ class MetaLogTailerTest {
             return true;
         };
 
-        tailer(from(0), Map.of(), own).run(leadsUntilTheSessionGoes, leaderNode);
+        tailer(fromTheStart(), Map.of(), own).run(leadsUntilTheSessionGoes, leaderNode);
 
         assertThat(producer.commitCount()).isZero();
         assertThat(producer.transactionAborted()).isTrue();
@@ -456,8 +597,8 @@ class MetaLogTailerTest {
         emulator.s3().putObject("slow", "k", 1, Map.of(), Map.of());
         producer.commitTransactionException = new InvalidProducerEpochException("the coordinator bumped the epoch");
 
-        Throwable timedOut = catchThrowable(() -> tailer(from(0), Map.of("kafka.producer.transaction.timeout.ms", "0"),
-                registry).run(() -> true));
+        Throwable timedOut = catchThrowable(() -> tailer(fromTheStart(),
+                Map.of("kafka.producer.transaction.timeout.ms", "0"), registry).run(() -> true));
 
         assertThat(timedOut).isInstanceOf(TransactionTimedOutException.class);
         assertThat(PopulatorService.fenced(timedOut)).isFalse();
@@ -470,7 +611,7 @@ class MetaLogTailerTest {
         emulator.s3().putObject("fenced", "k", 1, Map.of(), Map.of());
         producer.commitTransactionException = new InvalidProducerEpochException("a successor");
 
-        Throwable fenced = catchThrowable(() -> tailer(from(0)).run(() -> true));
+        Throwable fenced = catchThrowable(() -> tailer(fromTheStart()).run(() -> true));
 
         assertThat(fenced).isInstanceOf(InvalidProducerEpochException.class);
         assertThat(PopulatorService.fenced(fenced)).isTrue();

@@ -177,8 +177,8 @@ final class PopulatorFixture implements AutoCloseable {
         List<Long> expected = events.stream().map(SubscribeMetadataResponse::getTsNs).filter(ts -> ts >= subscribedFrom)
                 .toList();
         List<Long> actual = published.stream().map(p -> p.record().getTsNs()).sorted().toList();
-        assertThat(actual).as("published ts_ns, sorted, against the filer's events since the cold start subscribed")
-                .containsExactlyElementsOf(expected);
+        assertThat(actual).as(() -> "published ts_ns, sorted, against the filer's events since the cold start "
+                + "subscribed; " + difference(expected, actual)).containsExactlyElementsOf(expected);
         int partitions = topics.metaLog().partitions();
         Map<Integer, MetaLogRecord> lastPerPartition = new HashMap<>();
         for (Published p : published) {
@@ -190,6 +190,15 @@ final class PopulatorFixture implements AutoCloseable {
                     || before.getTsNs() == r.getTsNs() && before.getSeqAtTs() < r.getSeqAtTs())
                     .as("order within partition %s", p.partition()).isTrue();
         }
+    }
+
+    /** What one list of timestamps holds more often than the other, both ways, so a failure names the events. */
+    private static String difference(List<Long> expected, List<Long> actual) {
+        Map<Long, Integer> count = new java.util.TreeMap<>();
+        expected.forEach(ts -> count.merge(ts, 1, Integer::sum));
+        actual.forEach(ts -> count.merge(ts, -1, Integer::sum));
+        count.values().removeIf(n -> n == 0);
+        return "ts_ns published too few (+) or too many (-) times: " + count;
     }
 
     @Override

@@ -235,7 +235,10 @@ class ReplayProcessorFiringTest {
                 null, 1, Map.of(), T0, null, null, 1));
         written(processor, "a");
 
-        tick.punctuate(T0.plusSeconds(11).toEpochMilli());
+        // A tick's firing time is bounded: on a loaded machine the failure's handling may use up the first one.
+        for (int second = 11; second < 16 && context.forwarded().size() < 2; second++) {
+            tick.punctuate(T0.plusSeconds(second).toEpochMilli());
+        }
 
         assertThat(context.forwarded()).extracting(f -> f.childName().orElse(""))
                 .containsExactlyInAnyOrder(ReplayTopology.DEAD_TIMERS_SINK, ReplayTopology.OBJECT_TASKS_SINK);
@@ -246,7 +249,7 @@ class ReplayProcessorFiringTest {
                             java.nio.charset.StandardCharsets.UTF_8)).contains("its firing failed");
                 });
         context.resetForwards();
-        tick.punctuate(T0.plusSeconds(12).toEpochMilli());
+        tick.punctuate(T0.plusSeconds(20).toEpochMilli());
         assertThat(context.forwarded()).as("moved aside: not met again").isEmpty();
     }
 
@@ -256,7 +259,9 @@ class ReplayProcessorFiringTest {
         raw.put(TimerStore.key(T0, "b/broken#EXPIRATION_DAYS"), new byte[] {1, (byte) 0xFF});
         written(processor, "a");
 
-        tick.punctuate(T0.plusSeconds(11).toEpochMilli());
+        for (int second = 11; second < 16 && context.forwarded().size() < 2; second++) {
+            tick.punctuate(T0.plusSeconds(second).toEpochMilli());
+        }
 
         assertThat(context.forwarded()).extracting(f -> f.childName().orElse(""))
                 .containsExactlyInAnyOrder(ReplayTopology.DEAD_TIMERS_SINK, ReplayTopology.OBJECT_TASKS_SINK);

@@ -95,7 +95,9 @@ abstract class AdminCommand implements Callable<Integer> {
                 "Operations: set (unavailableProbability=0.2 latencyMs=50), force-outcome (bucket= objectPath= "
                     + "outcome=RETRY_LATER|BLOCKED reason=), clear-outcome, clear, drop-subscriptions, fail-reads "
                     + "(bucket= objectPath= times=: LifecycleDelete answers NOOP NOT_FOUND, as upstream does when its read "
-                    + "fails), meta-log-memory (events=: how many newest events the filer serves from memory)."})
+                    + "fails), meta-log-memory (events=: how many newest events the filer serves from memory), purge-log "
+                    + "(before=2026-11-25T10:00:00Z: deletes the meta-log's files before that minute, as fs.log.purge "
+                    + "does)."})
     static final class Faults extends AdminCommand {
         @Override
         String area() {

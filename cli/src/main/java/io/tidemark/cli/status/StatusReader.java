@@ -131,9 +131,17 @@ public final class StatusReader {
                     + backlog.oldestUnpublished() + " (more than " + thresholds.maxPopulatorLag().toSeconds()
                     + " s ago)");
         }
-        checkpoint.filter(PopulatorCheckpoint::coldStarting).ifPresent(c -> reasons.add("the populator's cold start "
-                + "is under way (buckets enumerated up to \"" + c.coldStartCursor() + "\"): the registry is not "
-                + "complete yet"));
+        checkpoint.filter(c -> c.coldStarting() && !c.walkingAll()).ifPresent(c -> reasons.add("the populator's "
+                + "cold start is under way (buckets enumerated up to \"" + c.coldStartCursor() + "\"): the registry "
+                + "is not complete yet"));
+        checkpoint.map(PopulatorCheckpoint::gap).filter(g -> Duration.between(EpochNanos.toInstant(g.foundNs()),
+                Instant.now()).compareTo(Duration.ofDays(1)) < 0).ifPresent(g -> reasons.add("meta-log gap found at "
+                + EpochNanos.toInstant(g.foundNs()) + ": the filer's meta-log no longer reached back from "
+                + EpochNanos.toInstant(g.fromNs()) + " to " + EpochNanos.toInstant(g.toNs()) + " (log files purged), "
+                + "so changes in between were never published; a recovery walk of every lifecycle bucket "
+                + (checkpoint.get().walkingAll() ? "is being asked for (buckets enumerated up to \""
+                + checkpoint.get().coldStartCursor() + "\")" : "was asked for: check below that they finished")
+                + " (" + g.count() + " gap(s) since the cold start)"));
         if (replay.isEmpty()) {
             reasons.add("no replay-streams instance is reporting: timers are not firing");
         }

@@ -35,7 +35,7 @@ class AlertsAndDashboardsTest {
         assertThat(alertNames()).containsExactlyInAnyOrder("TidemarkServiceNotReady", "TidemarkConsumerLagGrowing",
                 "TidemarkPopulatorBehindFiler", "TidemarkPopulatorNoLeader", "TidemarkTimersOverdue",
                 "TidemarkDeadLetterGrowing", "TidemarkWalkOverdue", "TidemarkLifecycleDeleteErrors",
-                "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost", "TidemarkWalkFailed");
+                "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost", "TidemarkWalkFailed", "TidemarkMetaLogGap");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);

@@ -59,7 +59,7 @@ class ChangeEndToEndTest {
                     await().atMost(Duration.ofSeconds(120)).until(() -> service.get("/readyz").statusCode() == 200);
                 }
 
-                for (String bucket : List.of("held", "lengthened", "replayed", "misread")) {
+                for (String bucket : List.of("held", "lengthened", "replayed", "misread", "gapped")) {
                     s3.createBucket(bucket, bucket.equals("held"));
                     s3.putLifecycle(bucket, daysRule(1));
                 }
@@ -137,6 +137,24 @@ class ChangeEndToEndTest {
                 conductorPass(settings);
                 await().atMost(Duration.ofSeconds(60)).until(() -> s3.latest("walked", "old/o0").isEmpty()
                         && s3.latest("walked", "old/o2").isEmpty());
+
+                // Issue 34: the populator is away while objects are written and the filer's logs are purged past
+                // them (whole minutes, as the filer keeps them). Started again, it finds the gap, reports it once and
+                // asks for a recovery walk of every lifecycle bucket: the objects the lost events named expire.
+                ServiceProcess populator = services.get(0);
+                populator.close();
+                for (int i = 0; i < 3; i++) {
+                    s3.putObject("gapped", "lost/o" + i, 1, Map.of(), Map.of());
+                }
+                Thread.sleep(60_000 - System.currentTimeMillis() % 60_000 + 200);   // into the next minute
+                s3.putObject("gapped", "after", 1, Map.of(), Map.of());
+                assertThat(emulator.store().purgeMetaLogBefore(java.time.Instant.now())).isPositive();
+                ServiceProcess resumed = EndToEndTest.start("populator", settings);
+                services.add(resumed);
+                await().atMost(Duration.ofSeconds(6L * DAY + 60)).until(() -> s3.latest("gapped", "lost/o0").isEmpty()
+                        && s3.latest("gapped", "lost/o1").isEmpty() && s3.latest("gapped", "lost/o2").isEmpty()
+                        && s3.latest("gapped", "after").isEmpty());
+                assertThat(resumed.metric("tidemark_populator_meta_log_gaps_total", " 1.0")).isTrue();
 
                 // Issue 27 item 10: bucket-configs deleted and recreated under a stopped replay-streams; started again
                 // on the same state directory, it rebuilds its global store by itself and goes on firing.

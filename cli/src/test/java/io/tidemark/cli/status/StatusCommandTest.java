@@ -229,6 +229,23 @@ class StatusCommandTest {
             StringWriter text = new StringWriter();
             run(text, concat(new String[] {"status"}, settings));
             assertThat(text.toString()).contains((events.size() - 2) + " filer event(s) not yet published");
+
+            // Issue 34: a meta-log gap the populator found is reported for a day.
+            PopulatorCheckpoint.Gap gap = new PopulatorCheckpoint.Gap(1, events.get(0).getTsNs(),
+                    EpochNanos.of(Instant.now()), 1);
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    Map.of("bootstrap.servers", cluster.kafkaBootstrapServers()), new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
+                String name = topics.populatorCheckpoint().name();
+                producer.send(new ProducerRecord<>(name, topics.populatorCheckpoint().keySerde().serializer()
+                        .serialize(name, PopulatorCheckpoint.KEY), topics.populatorCheckpoint().valueSerde()
+                        .serializer().serialize(name, new PopulatorCheckpoint(published.getTsNs(), 1, 2, 0, null,
+                                null, gap)))).get();
+            }
+            StringWriter gapped = new StringWriter();
+            run(gapped, concat(new String[] {"status", "--json"}, settings));
+            assertThat(gapped.toString()).contains("meta-log gap found at",
+                    "from " + EpochNanos.toInstant(1) + " to " + EpochNanos.toInstant(events.get(0).getTsNs()));
         }
 
         StringWriter unreachable = new StringWriter();

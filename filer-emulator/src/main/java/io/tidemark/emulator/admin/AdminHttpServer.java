@@ -169,6 +169,7 @@ public final class AdminHttpServer implements AutoCloseable {
             case "fail-reads" -> faults.failObjectReads(a.text("bucket"), a.text("objectPath"),
                     (int) a.number("times", 1));
             case "meta-log-memory" -> s3.store().setMetaLogMemoryWindow((int) a.number("events", 1_000));
+            case "purge-log" -> out.put("purged", s3.store().purgeMetaLogBefore(java.time.Instant.parse(a.text("before"))));
             default -> throw new UnknownOperation("no fault operation " + operation);
         }
         out.put("unavailableProbability", faults.unavailableProbability());

@@ -205,6 +205,7 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
             MetaLog metaLog = store.metaLog();
             long untilNs = request.getUntilNs();
             long lastSentTs = request.getSinceNs();
+            long lastReadTs = request.getSinceNs(); // sent or filtered out: where upstream's lastReadTime stands
             int batchLimit = request.getClientSupportsBatching() ? MAX_BATCH : 1;
             try {
                 int next = metaLog.firstAtOrAfter(request.getSinceNs());
@@ -222,9 +223,18 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                                 .asRuntimeException());
                         return;
                     }
+                    // Purged under a reader: it goes on with what is left, as a filer's purged log files are gone.
+                    next = Math.max(next, metaLog.firstIndex());
                     if (diskEnd >= 0 && next >= diskEnd) {
-                        next = Math.max(metaLog.memoryStart(), metaLog.firstAtOrAfter(lastSentTs));
-                        diskEnd = -1;
+                        int inMemory = metaLog.firstAtOrAfter(lastReadTs);
+                        if (inMemory < metaLog.memoryStart()) {
+                            // Upstream's ResumeFromDiskError: while the disk pass ran, the memory window moved past
+                            // where it ended, so the pass goes on over what has been flushed since.
+                            diskEnd = metaLog.size();
+                        } else {
+                            next = inMemory;
+                            diskEnd = -1;
+                        }
                     }
                     List<SubscribeMetadataResponse> batch = new ArrayList<>();
                     int available = diskEnd >= 0 ? diskEnd : metaLog.size();
@@ -235,6 +245,7 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                             break;
                         }
                         next++;
+                        lastReadTs = event.getTsNs();
                         if (filter.matches(event)) {
                             batch.add(event);
                         }

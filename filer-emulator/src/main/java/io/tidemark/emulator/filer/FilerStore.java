@@ -1,5 +1,7 @@
 package io.tidemark.emulator.filer;
 
+import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.FilerLogFiles;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.EventNotification;
 import io.tidemark.seaweed.pb.FilerProto.FilerError;
@@ -80,14 +82,44 @@ public final class FilerStore implements AutoCloseable {
         return signature;
     }
 
+    /**
+     * Purges the meta-log as {@code fs.log.purge} purges a filer's log files: every log file (a minute of events)
+     * that starts before {@code before}'s minute goes, and with it the events no subscription can be served any
+     * more. Returns how many events went.
+     */
+    public int purgeMetaLogBefore(Instant before) {
+        long minute = 60_000_000_000L;
+        return metaLog.purgeBefore(Math.floorDiv(EpochNanos.of(before), minute) * minute);
+    }
+
+    /**
+     * The persisted meta-log as a filer lays it out, {@code /topics/.system/log/<day>/<HH-MM>.<filer id>}: a file for
+     * each minute that has events, named by this filer's signature.
+     */
+    private NavigableMap<String, Entry> logFiles(String directory) {
+        NavigableMap<String, Entry> children = new TreeMap<>();
+        for (long minuteNs : metaLog.minutes()) {
+            Instant minute = EpochNanos.toInstant(minuteNs);
+            FilerLogFiles.Name name = FilerLogFiles.nameOf(minute, signature);
+            if (directory.equals(FilerLogFiles.DIRECTORY)) {
+                children.putIfAbsent(name.day(), newDirectory(name.day(), minute));
+            } else if (directory.equals(FilerLogFiles.DIRECTORY + "/" + name.day())) {
+                children.put(name.file(), Entry.newBuilder().setName(name.file()).setAttributes(FuseAttributes
+                        .newBuilder().setMtime(minute.getEpochSecond() + 60).setCrtime(minute.getEpochSecond())
+                        .setFileMode(0644)).build());
+            }
+        }
+        return children;
+    }
+
     MetaLog metaLog() {
         return metaLog;
     }
 
-    /** The meta-log's events from position {@code from} on, in order. */
+    /** The meta-log's events from position {@code from} on (those not purged), in order. */
     public List<SubscribeMetadataResponse> events(int from) {
         List<SubscribeMetadataResponse> events = new ArrayList<>();
-        for (int i = from; i < metaLog.size(); i++) {
+        for (int i = Math.max(from, metaLog.firstIndex()); i < metaLog.size(); i++) {
             events.add(metaLog.get(i));
         }
         return events;
@@ -115,7 +147,9 @@ public final class FilerStore implements AutoCloseable {
      */
     public List<Entry> list(String directory, String prefix, String startFrom, boolean inclusive, int limit) {
         synchronized (this) {
-            NavigableMap<String, Entry> children = directories.get(FilerPaths.normalize(directory));
+            String normalized = FilerPaths.normalize(directory);
+            NavigableMap<String, Entry> children = normalized.startsWith(FilerLogFiles.DIRECTORY)
+                    ? logFiles(normalized) : directories.get(normalized);
             List<Entry> page = new ArrayList<>();
             if (children == null) {
                 return page;

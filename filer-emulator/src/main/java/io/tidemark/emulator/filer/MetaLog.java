@@ -14,11 +14,15 @@ import java.util.function.BooleanSupplier;
  * asked ({@link #stampInRunsOf}), in runs of events sharing one {@code ts_ns}, as SeaweedFS's aggregated logs have
  * them. Readers find their start by timestamp and wait for appends; the optional file makes the log survive
  * restarts. As a filer's, the newest events are also held in memory ({@link #memoryStart}); older ones are read
- * from its log files, where {@code since_ns} is exclusive (see FilerService).
+ * from its log files, where {@code since_ns} is exclusive (see FilerService), and can be purged as an operator
+ * purges a filer's log files ({@link #purgeBefore}). Indexes are positions in the whole log: purged events keep
+ * theirs, so a reader's position survives a purge.
  */
 final class MetaLog {
 
     private final List<SubscribeMetadataResponse> events = new ArrayList<>();
+    /** Events purged from the front: the index of {@code events.get(0)}. */
+    private int purged;
     private final Clock clock;
     private final MetaLogFile file;
     private long lastTsNs;
@@ -72,7 +76,41 @@ final class MetaLog {
     }
 
     synchronized int size() {
-        return events.size();
+        return purged + events.size();
+    }
+
+    /** The index of the oldest event still held. */
+    synchronized int firstIndex() {
+        return purged;
+    }
+
+    /**
+     * Drops every event stamped before {@code tsNs}, as {@code fs.log.purge} deletes a filer's old log files: a
+     * subscription asking for them gets what is left, without an error. Returns how many went.
+     */
+    synchronized int purgeBefore(long tsNs) {
+        int n = 0;
+        while (n < events.size() && events.get(n).getTsNs() < tsNs) {
+            n++;
+        }
+        if (n > 0) {
+            events.subList(0, n).clear();
+            purged += n;
+            if (file != null) {
+                file.rewrite(events);
+            }
+        }
+        return n;
+    }
+
+    /** The start (epoch nanos, floored to the minute) of every minute that has events, oldest first. */
+    synchronized java.util.NavigableSet<Long> minutes() {
+        java.util.TreeSet<Long> minutes = new java.util.TreeSet<>();
+        long minute = 60_000_000_000L;
+        for (SubscribeMetadataResponse e : events) {
+            minutes.add(Math.floorDiv(e.getTsNs(), minute) * minute);
+        }
+        return minutes;
     }
 
     /** How many of the newest events are held in memory; older ones are served from "disk". */
@@ -85,16 +123,17 @@ final class MetaLog {
 
     /** The index of the oldest event still in memory. */
     synchronized int memoryStart() {
-        return Math.max(0, events.size() - memoryWindow);
+        return Math.max(purged, size() - memoryWindow);
     }
 
     /** The index of the first event stamped after {@code tsNs}: since_ns as the filer reads its log files. */
     synchronized int firstAfter(long tsNs) {
-        return tsNs == Long.MAX_VALUE ? events.size() : firstAtOrAfter(tsNs + 1);
+        return tsNs == Long.MAX_VALUE ? size() : firstAtOrAfter(tsNs + 1);
     }
 
+    /** The event at {@code index}, which must not have been purged (readers move up to {@link #firstIndex}). */
     synchronized SubscribeMetadataResponse get(int index) {
-        return events.get(index);
+        return events.get(index - purged);
     }
 
     synchronized long lastTsNs() {
@@ -113,7 +152,7 @@ final class MetaLog {
                 high = mid;
             }
         }
-        return low;
+        return purged + low;
     }
 
     /**
@@ -122,14 +161,14 @@ final class MetaLog {
      */
     synchronized boolean awaitEvent(int index, long timeoutMillis, BooleanSupplier stop) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (events.size() <= index && !stop.getAsBoolean()) {
+        while (size() <= index && !stop.getAsBoolean()) {
             long left = deadline - System.currentTimeMillis();
             if (left <= 0) {
                 return false;
             }
             wait(left);
         }
-        return events.size() > index;
+        return size() > index;
     }
 
     /** Wakes every waiting reader, so they notice cancellation. */

@@ -101,7 +101,21 @@ final class MetaLogFile implements AutoCloseable {
         }
     }
 
-    private static int checksum(byte[] bytes) {
+    /** Replaces the whole file with {@code events} (after a purge). */
+    void rewrite(List<SubscribeMetadataResponse> events) {
+        try {
+            channel.truncate(0);
+            channel.position(0);
+            for (SubscribeMetadataResponse event : events) {
+                append(event);
+            }
+            channel.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot rewrite the meta-log", e);
+        }
+    }
+
+        private static int checksum(byte[] bytes) {
         CRC32C crc = new CRC32C();
         crc.update(bytes);
         return (int) crc.getValue();

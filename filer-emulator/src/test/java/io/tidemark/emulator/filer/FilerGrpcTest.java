@@ -172,6 +172,88 @@ class FilerGrpcTest {
     }
 
     /**
+     * Issue 34: the filer's persisted meta-log, a file per minute under {@code /topics/.system/log/<day>/}, named as
+     * upstream names it; a purge removes whole minutes, and a subscription from before them starts at what is left.
+     */
+    @Test
+    void shouldListItsMetaLogFilesByMinuteAndServeOnlyWhatAPurgeLeft() throws Exception {
+        io.tidemark.emulator.MutableClock clock = new io.tidemark.emulator.MutableClock(
+                java.time.Instant.parse("2026-03-01T23:58:10Z"));
+        try (FilerEmulator purged = new FilerEmulator(EmulatorSettings.ephemeral(), clock).start();
+             FilerClient filer = FilerClient.connect(purged.filerAddress(), GrpcTls.PLAINTEXT, Duration.ofSeconds(5))) {
+            purged.store().create("/buckets", FilerStoreTest.file("a", 1), false);
+            clock.advance(Duration.ofMinutes(2));
+            purged.store().create("/buckets", FilerStoreTest.file("b", 1), false);
+            clock.advance(Duration.ofMinutes(1));
+            long last = purged.store().create("/buckets", FilerStoreTest.file("c", 1), false).getTsNs();
+            clock.advance(Duration.ofSeconds(1));   // past until_ns, so the stream below ends
+
+            String dir = io.tidemark.seaweed.FilerLogFiles.DIRECTORY;
+            assertThat(filer.listAll(dir, "", 100)).extracting(Entry::getName)
+                    .containsExactly("2026-03-01", "2026-03-02");
+            String id = String.format("%08x", purged.store().signature());
+            assertThat(filer.listAll(dir + "/2026-03-02", "", 100)).extracting(Entry::getName)
+                    .containsExactly("00-00." + id, "00-01." + id);
+            assertThat(io.tidemark.seaweed.FilerLogFiles.oldest(filer))
+                    .contains(java.time.Instant.parse("2026-03-01T23:58:00Z"));
+
+            assertThat(purged.store().purgeMetaLogBefore(java.time.Instant.parse("2026-03-02T00:00:30Z"))).isPositive();
+            assertThat(filer.listAll(dir, "", 100)).extracting(Entry::getName).containsExactly("2026-03-02");
+            assertThat(io.tidemark.seaweed.FilerLogFiles.oldest(filer))
+                    .contains(java.time.Instant.parse("2026-03-02T00:00:00Z"));
+            var channel = Grpc.newChannelBuilder(purged.filerAddress(), InsecureChannelCredentials.create()).build();
+            try {
+                var responses = SeaweedFilerGrpc.newBlockingStub(channel).subscribeMetadata(SubscribeMetadataRequest
+                        .newBuilder().setClientName("after-purge").setPathPrefix("/buckets/").setSinceNs(1)
+                        .setUntilNs(last).build());
+                List<String> names = new ArrayList<>();
+                responses.forEachRemaining(r -> names.add(name(r)));
+                assertThat(names).containsExactly("b", "c");
+            } finally {
+                channel.shutdownNow();
+            }
+        }
+    }
+
+    /**
+     * A disk pass that a slow reader holds up while the memory window moves past where it will end (as upstream's
+     * ResumeFromDiskError): reading goes on from disk, not from the memory window's start, so nothing is skipped.
+     */
+    @Test
+    void shouldGoOnFromDiskWhenTheMemoryWindowMovedPastTheDiskPass() throws Exception {
+        emulator.store().setMetaLogMemoryWindow(3);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            write("/buckets", "d" + i);
+            expected.add("d" + i);
+        }
+        // A tiny HTTP/2 window: the filer's stream waits for this reader a few hundred events into its disk pass.
+        var channel = io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder.forTarget(emulator.filerAddress())
+                .usePlaintext().flowControlWindow(1_024).build();
+        try {
+            var responses = SeaweedFilerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .subscribeMetadata(SubscribeMetadataRequest.newBuilder().setClientName("slow")
+                            .setPathPrefix("/buckets/").setSinceNs(1).build());
+            List<String> names = new ArrayList<>();
+            names.add(name(responses.next()));
+            long lastTs = 0;
+            for (int i = 0; i < 1_000; i++) {
+                lastTs = emulator.store().create("/buckets", FilerStoreTest.file("m" + i, 1), false).getTsNs();
+                expected.add("m" + i);
+            }
+            for (long ts = 0; ts != lastTs; ) {
+                SubscribeMetadataResponse r = responses.next();
+                names.add(name(r));
+                ts = r.getTsNs();
+            }
+            assertThat(names.stream().distinct().toList()).containsExactlyElementsOf(expected);
+            assertThat(names.size() - expected.size()).as("at most the boundary's one repeat").isBetween(0, 1);
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    /**
      * Issue 35 item 3: the subscription resumes right from disk and from memory alike, where events share a
      * timestamp (several filers' logs merged), and drops the boundary's repeats.
      */
