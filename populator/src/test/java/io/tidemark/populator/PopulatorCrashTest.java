@@ -56,7 +56,7 @@ class PopulatorCrashTest {
             f.emulator.store().stampEventsInRunsOf(3);
             long publishedBefore = 0;
             int livesThatPublished = 0;
-            for (int life = 0; life < 5; life++) {
+            for (int life = 0; life < 4; life++) {
                 ChildNode populator = child(f);
                 try {
                     if (life % 2 == 0) {

@@ -249,6 +249,10 @@ public final class MetadataSubscription implements AutoCloseable {
         }
         int more = creditFor(buffer.size()) - outstanding;
         if (more > 0) {
+            if (outstanding == 0) {
+                // Silence while nothing was asked for is this consumer's, not the filer's: the idle timer starts now.
+                lastMessageNanos = System.nanoTime();
+            }
             outstanding += more;
             current.request(more);
         }
@@ -379,10 +383,13 @@ public final class MetadataSubscription implements AutoCloseable {
         scheduler.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
     }
 
-    /** Cuts a stream that has gone silent, so the subscription reconnects. */
+    /**
+     * Cuts a stream that has gone silent, so the subscription reconnects. A stream asked for nothing (the buffer is
+     * full: the consumer is slow, say committing) cannot send even a heartbeat, so it is not silent.
+     */
     private synchronized void checkIdle() {
         Duration idle = options.idleTimeout();
-        if (current != null && System.nanoTime() - lastMessageNanos > idle.toNanos()) {
+        if (current != null && outstanding > 0 && System.nanoTime() - lastMessageNanos > idle.toNanos()) {
             cancelledForIdleness = true;
             current.cancel("no message within the idle timeout", null);
         }

@@ -432,6 +432,27 @@ class FilerGrpcTest {
         }
     }
 
+    /**
+     * A consumer slower than the idle timeout (its buffer full, so nothing asked of the stream) is not a silent filer:
+     * no reconnect, nothing lost. Reconnecting there only churned streams under load.
+     */
+    @Test
+    void shouldNotTakeAFullBufferForASilentFiler() throws Exception {
+        int written = 2_000;
+        for (int i = 0; i < written; i++) {
+            write("/buckets/b", "o" + i);
+        }
+        try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0)
+                .withBufferSize(16).withIdleTimeout(Duration.ofMillis(300)))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> s.bufferedEvents() >= 16);
+            Thread.sleep(1_500);   // nobody polls for five idle timeouts
+            assertThat(s.reconnects()).isZero();
+            List<SubscribeMetadataResponse> got = take(s, written + 1);
+            assertThat(got.stream().map(FilerGrpcTest::name).skip(1).toList()).containsExactlyElementsOf(
+                    java.util.stream.IntStream.range(0, written).mapToObj(i -> "o" + i).toList());
+        }
+    }
+
     @Test
     void shouldReconnectWhenTheStreamGoesSilent() throws Exception {
         try (MetadataSubscription s = client.subscribe(SubscriptionOptions.from("t", "/buckets/", 0)
