@@ -38,7 +38,8 @@ public final class FilerLogFiles {
         try {
             return oldestListed(filer);
         } catch (SeaweedCallException e) {
-            if (e.code() == io.grpc.Status.Code.NOT_FOUND) {
+            // A day directory purged between the two listings, or no log directory at all.
+            if (e.getCause() instanceof io.grpc.StatusRuntimeException cause && FilerClient.isNotFound(cause)) {
                 return Optional.empty();
             }
             throw e;

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,7 @@ public final class TopicAdmin {
             }
         }
         List<String> created = new ArrayList<>();
+        Set<String> existed = new java.util.HashSet<>();
         if (!missing.isEmpty()) {
             admin.createTopics(missing).values().forEach((name, future) -> {
                 try {
@@ -70,14 +72,19 @@ public final class TopicAdmin {
                         throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage(),
                                 e.getCause());
                     }
+                    existed.add(name);
                 } catch (InterruptedException | TimeoutException e) {
                     throw interrupted("creating topic " + name, e);
                 }
             });
         }
-        Set<String> altered = keepMore(specs, created);
+        // A topic made a moment ago by someone else exists, but its settings cannot be read until the broker's
+        // metadata shows it: wait for that, or it would be judged before it could be corrected.
+        awaitDescribable(existed);
+        Set<String> present = new java.util.HashSet<>(created);
+        Set<String> altered = keepMore(specs, created, present);
         List<TopicStatus> after = new ArrayList<>();
-        for (TopicStatus s : awaitVisible(specs, created, altered)) {
+        for (TopicStatus s : awaitVisible(specs, present, altered)) {
             after.add(new TopicStatus(s.name(), s.exists(), created.contains(s.name()), s.partitions(),
                     s.expectedPartitions(), s.cleanupPolicy(), s.expectedCleanupPolicy(), s.replicationFactor(),
                     s.problems()));
@@ -89,26 +96,33 @@ public final class TopicAdmin {
         return after;
     }
 
-    /** Raises retention and turns deletion into compaction on existing topics where the spec keeps more. */
-    private Set<String> keepMore(Collection<TopicSpec<?, ?>> specs, List<String> created) {
+    /**
+     * Raises retention and turns deletion into compaction on existing topics where the spec keeps more; adds the
+     * topics found to {@code present}.
+     */
+    private Set<String> keepMore(Collection<TopicSpec<?, ?>> specs, List<String> created, Set<String> present) {
         List<TopicSpec<?, ?>> existing = specs.stream().filter(s -> !created.contains(s.name())).toList();
         if (existing.isEmpty()) {
             return Set.of();
         }
-        Map<ConfigResource, Config> configs;
-        try {
-            Set<String> names = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            List<ConfigResource> resources = existing.stream().map(TopicSpec::name).filter(names::contains)
-                    .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
-            if (resources.isEmpty()) {
-                return Set.of();
+        // Each topic asked for by name: a topic created a moment ago (by another instance, or an operator) may not
+        // be in the broker's topic list yet, and must not be passed over for that.
+        Map<ConfigResource, Config> configs = new HashMap<>();
+        List<ConfigResource> resources = existing.stream()
+                .map(s -> new ConfigResource(ConfigResource.Type.TOPIC, s.name())).toList();
+        admin.describeConfigs(resources).values().forEach((resource, future) -> {
+            try {
+                configs.put(resource, future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                present.add(resource.name());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw new IllegalStateException("cannot describe topic " + resource.name() + ": "
+                            + e.getCause().getMessage(), e.getCause());
+                }
+            } catch (InterruptedException | TimeoutException e) {
+                throw interrupted("describing topic " + resource.name(), e);
             }
-            configs = admin.describeConfigs(resources).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot describe topics: " + e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException | TimeoutException e) {
-            throw interrupted("describing topics", e);
-        }
+        });
         Map<ConfigResource, Collection<AlterConfigOp>> changes = new HashMap<>();
         for (TopicSpec<?, ?> spec : existing) {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, spec.name());
@@ -157,16 +171,33 @@ public final class TopicAdmin {
         return wanted < 0 || wanted > current;
     }
 
+    private void awaitDescribable(Set<String> names) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (!names.isEmpty()) {
+            try {
+                if (admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).containsAll(names)
+                        || System.nanoTime() > deadline) {
+                    return;
+                }
+                Thread.sleep(100);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("cannot list topics: " + e.getCause().getMessage(), e.getCause());
+            } catch (InterruptedException | TimeoutException e) {
+                throw interrupted("listing topics", e);
+            }
+        }
+    }
+
     /**
      * A topic just created, or whose settings were just changed, may take a moment to show so in the cluster's
      * metadata; judging it before then would call a correct topic missing or wrong.
      */
-    private List<TopicStatus> awaitVisible(Collection<TopicSpec<?, ?>> specs, List<String> created,
+    private List<TopicStatus> awaitVisible(Collection<TopicSpec<?, ?>> specs, Set<String> present,
                                            Set<String> altered) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         while (true) {
             List<TopicStatus> statuses = describe(specs);
-            boolean pending = statuses.stream().anyMatch(s -> !s.exists() && created.contains(s.name())
+            boolean pending = statuses.stream().anyMatch(s -> !s.exists() && present.contains(s.name())
                     || altered.contains(s.name()) && !s.ok());
             if (!pending || System.nanoTime() > deadline) {
                 return statuses;

@@ -111,7 +111,9 @@ public final class MetaLogTailer {
             } else if (checkpoint.get().coldStarting()) {
                 log.info("{}: resuming the bucket enumeration after \"{}\"", checkpoint.get().walkingAll()
                         ? "meta-log gap" : "cold start", checkpoint.get().coldStartCursor());
-                checkpoint = term.coldStart(checkpoint.get());
+                // Away long enough, the logs may have been purged past where the subscription is to begin.
+                Optional<PopulatorCheckpoint> gapped = term.lookForGapAfter(checkpoint.get(), checkpoint.get());
+                checkpoint = term.coldStart(gapped.orElse(checkpoint.get()));
             } else {
                 log.info("resuming after ts_ns {} ({} events at that ts, {} published so far)", checkpoint.get().tsNs(),
                         checkpoint.get().eventsAtTs(), checkpoint.get().published());
@@ -205,7 +207,7 @@ public final class MetaLogTailer {
             try {
                 oldest = FilerLogFiles.oldest(filer);
             } catch (SeaweedCallException e) {
-                if (e.kind() == FailureKind.TRANSIENT) {
+                if (e.kind() != FailureKind.PERMANENT) {
                     log.debug("meta-log gap check to be tried again: {}", e.getMessage());
                     return Optional.empty();
                 }
@@ -293,7 +295,8 @@ public final class MetaLogTailer {
                             Optional<Optional<Entry>> now = lookUp(bucket);
                             if (now.isPresent()) {
                                 boolean walked = bucketEntry(bucket, now.get().orElse(null), generation);
-                                if (walkAll && !walked) {
+                                // Up to the cursor, an earlier term of this enumeration asked for its walk already.
+                                if (walkAll && !walked && bucket.compareTo(from.coldStartCursor()) > 0) {
                                     recoveryWalk(bucket, generation);
                                 }
                             }
@@ -419,25 +422,28 @@ public final class MetaLogTailer {
                         }
                         reconciled = System.nanoTime();
                     }
+                    // Between batches, so the gap's checkpoint follows the last one committed.
+                    if (gapCheckDue()) {
+                        Optional<PopulatorCheckpoint> gapped = lookForGapAfter(gapReference, checkpoint);
+                        if (gapped.isPresent()) {
+                            Optional<PopulatorCheckpoint> walked = coldStart(gapped.get());
+                            if (walked.isEmpty()) {
+                                return;
+                            }
+                            checkpoint = walked.get();
+                            lastTsNs = checkpoint.tsNs();
+                            eventsAtTs = checkpoint.eventsAtTs();
+                        }
+                    }
                     batch.clear();
                     gather(subscription, batch);
                     int reconnects = subscription.reconnects();
                     metrics.reconnects(reconnects - reconnectsSeen);
-                    // The stream resumed from the filer: it may have purged its logs past this point meanwhile.
-                    Optional<PopulatorCheckpoint> gapped = Optional.empty();
                     if (reconnects > reconnectsSeen && gapReference == null) {
-                        gapped = lookForGapAfter(checkpoint, checkpoint);
-                    } else if (gapCheckDue()) {
-                        gapped = lookForGapAfter(gapReference, checkpoint);
-                    }
-                    if (gapped.isPresent()) {
-                        Optional<PopulatorCheckpoint> walked = coldStart(gapped.get());
-                        if (walked.isEmpty()) {
-                            return;
-                        }
-                        checkpoint = walked.get();
-                        lastTsNs = checkpoint.tsNs();
-                        eventsAtTs = checkpoint.eventsAtTs();
+                        // The stream resumed from the filer, which may have purged its logs past this point
+                        // meanwhile: looked into once this batch is committed, from where the batch began.
+                        gapReference = checkpoint;
+                        nextGapCheckNanos = System.nanoTime();
                     }
                     reconnectsSeen = reconnects;
                     long outOfOrder = subscription.outOfOrder();

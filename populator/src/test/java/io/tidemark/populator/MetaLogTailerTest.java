@@ -286,6 +286,56 @@ class MetaLogTailerTest {
         }
     }
 
+    /**
+     * Review of issue 34: an enumeration cut short resumes after its last chunk. A gap's walk-all does not ask again
+     * for the walks of the buckets it had committed; and a cold start cut short, whose logs were purged meanwhile,
+     * finds the gap before it goes on.
+     */
+    @Test
+    void shouldResumeAnInterruptedEnumerationWithoutWalkingTwiceAndFindAGapBeforeIt() throws Exception {
+        io.tidemark.emulator.MutableClock filerClock = new io.tidemark.emulator.MutableClock(
+                java.time.Instant.now().minus(Duration.ofHours(3)).truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
+        try (FilerEmulator purged = new FilerEmulator(EmulatorSettings.ephemeral()
+                .withHeartbeatInterval(Duration.ofMillis(200)), filerClock).start();
+             FilerClient client = FilerClient.connect(purged.filerAddress(), config.grpcTls(), Duration.ofSeconds(5))) {
+            var s3 = purged.s3();
+            for (String bucket : List.of("a", "b", "c")) {
+                s3.createBucket(bucket, false);
+                s3.putLifecycle(bucket, PopulatorServiceTest.RULES);
+            }
+            long before = lastEventTsNs(purged);
+            long firstMinute = EpochNanos.of(filerClock.instant()) - 1;
+            MockProducer<byte[], byte[]> first = term(client, from(firstMinute), p -> publishedTo(p, before));
+            CommittedState seen = committed(first);
+            PopulatorCheckpoint at = seen.checkpoint().orElseThrow();
+
+            // A gap's walk-all committed up to "a", then the leader died.
+            PopulatorCheckpoint walking = at.gapFound(at.tsNs(), at.tsNs() + 1, EpochNanos.of(filerClock.instant()))
+                    .enumeratedTo("a");
+            MockProducer<byte[], byte[]> resumed = term(client, new CommittedState(Optional.of(walking), seen.configs()),
+                    p -> lastCheckpoint(p).filter(c -> !c.coldStarting()).isPresent());
+            assertThat(sent(resumed, topics.bucketTasks())).extracting(r -> new String(r.key()))
+                    .as("walks asked for after the cursor only").containsExactlyInAnyOrder("b", "c");
+
+            // A cold start committed up to "a"; away, the logs were purged past its subscription start.
+            PopulatorCheckpoint coldStarting = new PopulatorCheckpoint(at.tsNs(), at.eventsAtTs(), at.published(),
+                    at.coldStartNs(), "a");
+            filerClock.advance(Duration.ofMinutes(10));
+            s3.putObject("a", "logs/lost", 1, Map.of(), Map.of());
+            filerClock.advance(Duration.ofMinutes(10));
+            purged.store().purgeMetaLogBefore(filerClock.instant().minus(Duration.ofMinutes(5)));
+            s3.putObject("c", "logs/after", 1, Map.of(), Map.of());
+            long gapsBefore = metrics.gapsFound();
+            MockProducer<byte[], byte[]> afterGap = term(client,
+                    new CommittedState(Optional.of(coldStarting), seen.configs()),
+                    p -> lastCheckpoint(p).filter(c -> !c.coldStarting() && c.gap() != null).isPresent());
+            assertThat(metrics.gapsFound() - gapsBefore).isEqualTo(1);
+            assertThat(sent(afterGap, topics.bucketTasks())).extracting(r -> new String(r.key()))
+                    .as("a walk of every lifecycle bucket, those the cold start had listed too")
+                    .containsExactlyInAnyOrder("a", "b", "c");
+        }
+    }
+
     @Test
     void shouldCommitEachBatchTogetherWithTheCheckpointThatCoversIt() throws Exception {
         emulator.s3().createBucket("b", false);
@@ -510,13 +560,15 @@ class MetaLogTailerTest {
         }
         emulator.s3().deleteBucket("a-2");
         BucketRegistry own = freshRegistry("resume");
-        CommittedState interrupted = new CommittedState(Optional.of(new PopulatorCheckpoint(5, 0, 0, 5, "a-3")), before);
+        long start = fromTheStart().checkpoint().orElseThrow().tsNs();
+        CommittedState interrupted = new CommittedState(Optional.of(new PopulatorCheckpoint(start, 0, 0, start, "a-3")),
+                before);
 
         tailer(interrupted, Map.of(), own).run(() -> producer.commitCount() == 0 || lastCheckpoint().coldStarting());
 
         assertThat(checkpoints()).extracting(PopulatorCheckpoint::coldStartCursor).containsExactly((String) null);
         assertThat(checkpoints().get(0).tsNs()).as("the subscription still begins where the cold start began")
-                .isEqualTo(5);
+                .isEqualTo(start);
         var configs = sent(topics.bucketConfigs());
         assertThat(configs).extracting(r -> new String(r.key())).containsExactlyInAnyOrder("a-2", "b-1", "b-2");
         assertThat(configs).filteredOn(r -> new String(r.key()).equals("a-2")).extracting(r -> r.value())

@@ -82,26 +82,26 @@ class ChangeEndToEndTest {
                 emulator.faults().failObjectReads("misread", "k", 1);
 
                 // The object processor is down while the three timers fire; then the world changes under the tasks.
-                await().atMost(Duration.ofSeconds(60)).until(() -> firedTimers(replay) >= 3);
+                await().atMost(Duration.ofSeconds(120)).until(() -> firedTimers(replay) >= 3);
                 s3.putLegalHold("held", "k", null, true);
                 s3.putLifecycle("lengthened", daysRule(30));
                 ServiceProcess processor = EndToEndTest.start("object-processor", settings);
                 services.add(processor);
                 await().atMost(Duration.ofSeconds(120)).until(() -> processor.get("/readyz").statusCode() == 200);
 
-                await().atMost(Duration.ofSeconds(60)).until(() -> dlq(settings, "list").contains("1 parked"));
-                await().atMost(Duration.ofSeconds(60)).until(() -> processor.metric(
+                await().atMost(Duration.ofSeconds(120)).until(() -> dlq(settings, "list").contains("1 parked"));
+                await().atMost(Duration.ofSeconds(120)).until(() -> processor.metric(
                         "tidemark_object_processor_tasks_total{kind=\"expiration_days\",outcome=\"NOOP_RULE_CHANGED\"",
                         " 1.0"));
                 assertThat(s3.latest("lengthened", "k")).as("the rule was lengthened to 30 days").isPresent();
-                await().atMost(Duration.ofSeconds(60)).until(() -> s3.latest("misread", "k").isEmpty());
+                await().atMost(Duration.ofSeconds(120)).until(() -> s3.latest("misread", "k").isEmpty());
 
                 // Parked, then the bucket's configuration deleted, then replayed by an operator: nothing is deleted.
                 s3.deleteLifecycle("replayed");
                 emulator.faults().clearAll();
                 Thread.sleep(1_500);   // longer than object-processor.rules.max.age.ms
                 assertThat(dlq(settings, "replay", "--bucket", "replayed")).contains("1 replayed");
-                await().atMost(Duration.ofSeconds(60)).until(() -> processor.metric(
+                await().atMost(Duration.ofSeconds(120)).until(() -> processor.metric(
                         "tidemark_object_processor_tasks_total{kind=\"expiration_days\",outcome=\"NOOP_RULE_CHANGED\"",
                         " 2.0"));
                 assertThat(s3.latest("replayed", "k")).as("no rule allows it any more").isPresent();
@@ -131,12 +131,12 @@ class ChangeEndToEndTest {
                 ServiceProcess walker = services.get(2);
                 emulator.faults().fail("ListEntries", io.grpc.Status.Code.UNKNOWN, 1_000);
                 conductorPass(settings);
-                await().atMost(Duration.ofSeconds(60)).until(() -> walker.metric(
+                await().atMost(Duration.ofSeconds(120)).until(() -> walker.metric(
                         "tidemark_bucket_processor_walks_failed_total{bucket=\"walked\"", " 1.0"));
                 emulator.faults().clearFailures();
                 assertThat(s3.latest("walked", "old/o0")).as("not reached by the failed walk").isPresent();
                 conductorPass(settings);
-                await().atMost(Duration.ofSeconds(60)).until(() -> s3.latest("walked", "old/o0").isEmpty()
+                await().atMost(Duration.ofSeconds(120)).until(() -> s3.latest("walked", "old/o0").isEmpty()
                         && s3.latest("walked", "old/o2").isEmpty());
 
                 // Issue 27 item 10: bucket-configs deleted and recreated under a stopped replay-streams; started again
@@ -147,7 +147,7 @@ class ChangeEndToEndTest {
                         "bootstrap.servers", cluster.kafkaBootstrapServers()))) {
                     String topic = ns.topicPrefix() + "change.bucket-configs";
                     admin.deleteTopics(List.of(topic)).all().get();
-                    await().atMost(Duration.ofSeconds(60)).until(() -> !admin.listTopics().names().get().contains(topic));
+                    await().atMost(Duration.ofSeconds(120)).until(() -> !admin.listTopics().names().get().contains(topic));
                 }
                 ServiceProcess restarted = EndToEndTest.start("replay-streams", settings);
                 services.add(restarted);

@@ -25,14 +25,14 @@ class PopulatorCommandTest {
                 "--set", "kafka.producer.linger.ms=1")) {
             assertThat(populator.log()).anyMatch(l -> l.contains("kafka.bootstrap.servers = "
                     + cluster.kafkaBootstrapServers()));
-            await().atMost(Duration.ofSeconds(60)).until(() -> populator.metric("tidemark_populator_leader{", " 1.0"));
+            await().atMost(Duration.ofSeconds(120)).until(() -> populator.metric("tidemark_populator_leader{", " 1.0"));
             assertThat(populator.get("/healthz").statusCode()).isEqualTo(200);
             await().atMost(Duration.ofSeconds(30)).until(() -> populator.get("/readyz").statusCode() == 200);
 
             String bucket = "cli-" + Long.toHexString(System.nanoTime());
             cluster.emulator().s3().createBucket(bucket, false);
             cluster.emulator().s3().putObject(bucket, "k", 1, Map.of(), Map.of());
-            await().atMost(Duration.ofSeconds(60)).until(() -> populator.get("/metrics").body().lines()
+            await().atMost(Duration.ofSeconds(120)).until(() -> populator.get("/metrics").body().lines()
                     .anyMatch(l -> l.startsWith("tidemark_populator_events_published_total{kind=\"object_written\"")
                             && !l.endsWith(" 0.0")));
 
