@@ -195,6 +195,26 @@ class MetaLogTailerTest {
         return new CommittedState(lastCheckpoint(by), configs);
     }
 
+    /** A filer of its own whose clock the test moves, three hours back, so its log files can be purged. */
+    private record PurgeableFiler(io.tidemark.emulator.MutableClock clock, FilerEmulator emulator, FilerClient client)
+            implements AutoCloseable {
+
+        static PurgeableFiler start(TidemarkConfig config) {
+            var clock = new io.tidemark.emulator.MutableClock(java.time.Instant.now().minus(Duration.ofHours(3))
+                    .truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
+            FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral()
+                    .withHeartbeatInterval(Duration.ofMillis(200)), clock).start();
+            return new PurgeableFiler(clock, emulator,
+                    FilerClient.connect(emulator.filerAddress(), config.grpcTls(), Duration.ofSeconds(5)));
+        }
+
+        @Override
+        public void close() {
+            client.close();
+            emulator.close();
+        }
+    }
+
     private static long lastEventTsNs(FilerEmulator on) {
         List<SubscribeMetadataResponse> events = on.store().events(0);
         return events.get(events.size() - 1).getTsNs();
@@ -207,11 +227,10 @@ class MetaLogTailerTest {
      */
     @Test
     void shouldFindAMetaLogGapOnceAndAskForARecoveryWalkOfEveryLifecycleBucket() throws Exception {
-        io.tidemark.emulator.MutableClock filerClock = new io.tidemark.emulator.MutableClock(
-                java.time.Instant.now().minus(Duration.ofHours(3)).truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
-        try (FilerEmulator purged = new FilerEmulator(EmulatorSettings.ephemeral()
-                .withHeartbeatInterval(Duration.ofMillis(200)), filerClock).start();
-             FilerClient client = FilerClient.connect(purged.filerAddress(), config.grpcTls(), Duration.ofSeconds(5))) {
+        try (PurgeableFiler filer = PurgeableFiler.start(config)) {
+            var filerClock = filer.clock();
+            var purged = filer.emulator();
+            var client = filer.client();
             var s3 = purged.s3();
             for (String bucket : List.of("a", "b")) {
                 s3.createBucket(bucket, false);
@@ -293,11 +312,10 @@ class MetaLogTailerTest {
      */
     @Test
     void shouldResumeAnInterruptedEnumerationWithoutWalkingTwiceAndFindAGapBeforeIt() throws Exception {
-        io.tidemark.emulator.MutableClock filerClock = new io.tidemark.emulator.MutableClock(
-                java.time.Instant.now().minus(Duration.ofHours(3)).truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
-        try (FilerEmulator purged = new FilerEmulator(EmulatorSettings.ephemeral()
-                .withHeartbeatInterval(Duration.ofMillis(200)), filerClock).start();
-             FilerClient client = FilerClient.connect(purged.filerAddress(), config.grpcTls(), Duration.ofSeconds(5))) {
+        try (PurgeableFiler filer = PurgeableFiler.start(config)) {
+            var filerClock = filer.clock();
+            var purged = filer.emulator();
+            var client = filer.client();
             var s3 = purged.s3();
             for (String bucket : List.of("a", "b", "c")) {
                 s3.createBucket(bucket, false);

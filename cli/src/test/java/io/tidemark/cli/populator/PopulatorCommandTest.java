@@ -9,6 +9,7 @@ import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -32,9 +33,15 @@ class PopulatorCommandTest {
             String bucket = "cli-" + Long.toHexString(System.nanoTime());
             cluster.emulator().s3().createBucket(bucket, false);
             cluster.emulator().s3().putObject(bucket, "k", 1, Map.of(), Map.of());
-            await().atMost(Duration.ofSeconds(120)).until(() -> populator.get("/metrics").body().lines()
-                    .anyMatch(l -> l.startsWith("tidemark_populator_events_published_total{kind=\"object_written\"")
-                            && !l.endsWith(" 0.0")));
+            try {
+                await().atMost(Duration.ofSeconds(120)).until(() -> populator.get("/metrics").body().lines()
+                        .anyMatch(l -> l.startsWith("tidemark_populator_events_published_total{kind=\"object_written\"")
+                                && !l.endsWith(" 0.0")));
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                // The child's log, for a failure on a machine nobody can look at.
+                List.copyOf(populator.log()).forEach(System.out::println);
+                throw e;
+            }
 
             // 143 is 128 + SIGTERM: the JVM's own exit status after the shutdown hook has stopped the service.
             assertThat(populator.terminate()).isIn(0, 143);
