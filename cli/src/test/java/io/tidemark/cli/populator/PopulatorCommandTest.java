@@ -29,6 +29,11 @@ class PopulatorCommandTest {
             await().atMost(Duration.ofSeconds(120)).until(() -> populator.metric("tidemark_populator_leader{", " 1.0"));
             assertThat(populator.get("/healthz").statusCode()).isEqualTo(200);
             await().atMost(Duration.ofSeconds(30)).until(() -> populator.get("/readyz").statusCode() == 200);
+            // Leading is not tailing yet: the term fences and reads its state first (seconds on a loaded machine).
+            // What changes before the cold start's overlap is found by its bucket listing, not published as events:
+            // wait for the cold start to begin.
+            await().atMost(Duration.ofSeconds(120)).until(() -> populator.get("/metrics").body().lines()
+                    .anyMatch(l -> l.startsWith("tidemark_populator_cold_starts_total") && !l.endsWith(" 0.0")));
 
             String bucket = "cli-" + Long.toHexString(System.nanoTime());
             cluster.emulator().s3().createBucket(bucket, false);
