@@ -206,14 +206,7 @@ class StatusCommandTest {
             // The populator has published the first two events of the bucket.
             SubscribeMetadataResponse published = events.get(1);
             TopicRegistry topics = TopicRegistry.from(new TidemarkConfig(Map.of("topic.prefix", prefix)));
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                    Map.of("bootstrap.servers", cluster.kafkaBootstrapServers()), new ByteArraySerializer(),
-                    new ByteArraySerializer())) {
-                String name = topics.populatorCheckpoint().name();
-                producer.send(new ProducerRecord<>(name, topics.populatorCheckpoint().keySerde().serializer()
-                        .serialize(name, PopulatorCheckpoint.KEY), topics.populatorCheckpoint().valueSerde()
-                        .serializer().serialize(name, new PopulatorCheckpoint(published.getTsNs(), 1, 2, 0)))).get();
-            }
+            commitCheckpoint(cluster, topics, new PopulatorCheckpoint(published.getTsNs(), 1, 2, 0));
 
             StringWriter json = new StringWriter();
             int status = run(json, concat(new String[] {"status", "--json", "--max-populator-lag", "0"}, settings));
@@ -233,15 +226,7 @@ class StatusCommandTest {
             // Issue 34: a meta-log gap the populator found is reported for a day.
             PopulatorCheckpoint.Gap gap = new PopulatorCheckpoint.Gap(1, events.get(0).getTsNs(),
                     EpochNanos.of(Instant.now()), 1);
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                    Map.of("bootstrap.servers", cluster.kafkaBootstrapServers()), new ByteArraySerializer(),
-                    new ByteArraySerializer())) {
-                String name = topics.populatorCheckpoint().name();
-                producer.send(new ProducerRecord<>(name, topics.populatorCheckpoint().keySerde().serializer()
-                        .serialize(name, PopulatorCheckpoint.KEY), topics.populatorCheckpoint().valueSerde()
-                        .serializer().serialize(name, new PopulatorCheckpoint(published.getTsNs(), 1, 2, 0, null,
-                                null, gap)))).get();
-            }
+            commitCheckpoint(cluster, topics, new PopulatorCheckpoint(published.getTsNs(), 1, 2, 0, null, null, gap));
             StringWriter gapped = new StringWriter();
             run(gapped, concat(new String[] {"status", "--json"}, settings));
             assertThat(gapped.toString()).contains("meta-log gap found at",
@@ -254,6 +239,19 @@ class StatusCommandTest {
                 "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-behind",
                 "--set", "topic.prefix=" + prefix, "--set", "filer.address=127.0.0.1:1");
         assertThat(unreachable.toString()).contains("the filer at 127.0.0.1:1 does not answer");
+    }
+
+    /** Writes the populator's checkpoint record as the populator commits it. */
+    private static void commitCheckpoint(LocalCluster cluster, TopicRegistry topics, PopulatorCheckpoint checkpoint)
+            throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", cluster.kafkaBootstrapServers()), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            String name = topics.populatorCheckpoint().name();
+            producer.send(new ProducerRecord<>(name, topics.populatorCheckpoint().keySerde().serializer()
+                    .serialize(name, PopulatorCheckpoint.KEY), topics.populatorCheckpoint().valueSerde()
+                    .serializer().serialize(name, checkpoint))).get();
+        }
     }
 
     @Test
