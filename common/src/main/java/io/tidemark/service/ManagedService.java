@@ -111,24 +111,43 @@ public abstract class ManagedService implements AutoCloseable {
     }
 
     /**
-     * Waits until every service is ready, in order, for commands that run several in one process.
+     * Waits until every service is ready, for commands that run several in one process.
      *
      * @throws IllegalStateException when one fails to start or is not ready within {@code timeout}
      */
     public static void awaitReady(java.util.List<? extends ManagedService> services, java.time.Duration timeout)
             throws InterruptedException {
+        awaitReady(services, timeout, service -> { });
+    }
+
+    /**
+     * As {@link #awaitReady(java.util.List, java.time.Duration)}, telling {@code becameReady} of each service as it
+     * became ready (services start in parallel; the order is theirs).
+     */
+    public static void awaitReady(java.util.List<? extends ManagedService> services, java.time.Duration timeout,
+                                  java.util.function.Consumer<ManagedService> becameReady) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (ManagedService service : services) {
-            while (!service.ready()) {
+        java.util.List<ManagedService> waiting = new java.util.ArrayList<>(services);
+        while (true) {
+            for (java.util.Iterator<ManagedService> it = waiting.iterator(); it.hasNext(); ) {
+                ManagedService service = it.next();
                 if (service.failure() != null) {
                     throw new IllegalStateException(service.name() + " failed to start: " + service.failure(),
                             service.failure());
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(service.name() + " not ready within " + timeout.toSeconds() + " s");
+                if (service.ready()) {
+                    it.remove();
+                    becameReady.accept(service);
                 }
-                Thread.sleep(100);
             }
+            if (waiting.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(waiting.get(0).name() + " not ready within " + timeout.toSeconds()
+                        + " s");
+            }
+            Thread.sleep(20);
         }
     }
 }

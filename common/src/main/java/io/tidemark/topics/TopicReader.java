@@ -29,6 +29,9 @@ public final class TopicReader {
     public static void readToEnd(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer, String topic,
                                  int partitions, Duration timeout, Consumer<ConsumerRecord<byte[], byte[]>> sink) {
         List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p)).toList();
+        // Assigned before asking: a read-committed consumer keeps each last stable offset it is told of, and warns of
+        // every partition it is not assigned.
+        consumer.assign(all);
         read(consumer, consumer.beginningOffsets(all, timeout), consumer.endOffsets(all, timeout), timeout, sink);
     }
 

@@ -122,6 +122,11 @@ public final class EmbeddedKafka extends InProcessNode {
         p.setProperty("transaction.state.log.min.isr", "1");
         p.setProperty("share.coordinator.state.topic.replication.factor", "1");
         p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        // Kafka's 50 partitions each for offsets and transactions are sized for a production cluster. On one node
+        // they only make the first group or transactional producer wait while a hundred partitions are created, and
+        // every client asking meanwhile gets the broker to try creating the topic again (and warn that it exists).
+        p.setProperty("offsets.topic.num.partitions", "4");
+        p.setProperty("transaction.state.log.num.partitions", "4");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
         p.setProperty("auto.create.topics.enable", "false");
         return new NodeConfig(p, client);

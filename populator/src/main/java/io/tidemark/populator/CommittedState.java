@@ -121,6 +121,7 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
         TopicSpec<String, MetaLogRecord> metaLog = topics.metaLog();
         List<TopicPartition> partitions = IntStream.range(0, metaLog.partitions())
                 .mapToObj(p -> new TopicPartition(metaLog.name(), p)).toList();
+        consumer.assign(partitions);   // see TopicReader.readToEnd
         Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions, timeout);
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
         MetaLogPosition newest = null;

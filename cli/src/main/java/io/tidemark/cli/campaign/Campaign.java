@@ -102,7 +102,7 @@ final class Campaign {
                 long unconsumed;
                 try (Admin admin = Admin.create(config.adminProperties())) {
                     TopicRegistry topics = TopicRegistry.from(config);
-                    GroupLag lag = new GroupLag(admin);
+                    GroupLag lag = new GroupLag(admin, config.consumerProperties());
                     parked = lag.records(topics.objectTasksDlq().name());
                     unconsumed = awaitConsumed(lag, config, topics);
                 }
@@ -260,9 +260,7 @@ final class Campaign {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         long left;
         do {
-            // Each partition's last record may be followed by a transaction marker the group never commits past.
-            left = lag.partitions(config.topicPrefix() + "object-processor", List.of(topics.objectTasks().name()))
-                    .stream().mapToLong(p -> Math.max(0, p.lag() - 1)).sum();
+            left = lag.backlog(config.topicPrefix() + "object-processor", List.of(topics.objectTasks().name()));
             if (left == 0) {
                 return 0;
             }

@@ -12,7 +12,6 @@ import io.tidemark.service.ManagedService;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,8 +34,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "SeaweedFS emulator, the populator, replay-streams, the object processor, the bucket processor "
                 + "and a conductor passing every minute, with a short lifecycle day. Creates a demo bucket whose "
                 + "objects fall due, and shows what happens as it happens.",
-            "Prints TIDEMARK_...=value lines first: in a second shell, `set -a; . <(those lines); set +a`, then "
-                + "`tidemark status` or `tidemark emulator s3 ...`. Ctrl-C stops everything."})
+            "Prints where its log goes, then TIDEMARK_...=value lines: in a second shell, `set -a; . <(those lines); "
+                + "set +a`, then `tidemark status` or `tidemark emulator s3 ...`. The console shows what Tidemark has "
+                + "to say and errors; everything else is in the log. Ctrl-C stops everything."})
 public final class QuickstartCommand implements Callable<Integer> {
 
     @Spec
@@ -50,12 +50,16 @@ public final class QuickstartCommand implements Callable<Integer> {
     private boolean noDemo;
 
     @Option(names = "--data-dir", description = "Keep Kafka, ZooKeeper, emulator and timer state here across restarts "
-            + "(default: temporary).")
+            + "(default: a new directory under ~/.tidemark/quickstart, removed at exit but for its log).")
     private Path dataDir;
 
     @Option(names = "--refresh-seconds", defaultValue = "2",
             description = "How often the live line is printed (default ${DEFAULT-VALUE}).")
     private int refreshSeconds;
+
+    @Option(names = "--verbose", description = "Also print where the time to READY went, phase by phase (the log "
+            + "has it either way).")
+    private boolean verbose;
 
     @Option(names = "--exit-after-seconds", defaultValue = "0", hidden = true,
             description = "Stop by itself after this long (tests); 0 runs until Ctrl-C.")
@@ -65,20 +69,38 @@ public final class QuickstartCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         long began = System.nanoTime();
-        LocalCluster cluster = LocalCluster.builder().mode(LocalCluster.Mode.IN_PROCESS).dataDir(dataDir).start();
+        QuickstartDirectory directory = dataDir == null ? QuickstartDirectory.fresh() : QuickstartDirectory.kept(dataDir);
+        QuickstartLog logFile = QuickstartLog.open(directory.log());
+        out.println("Log: " + directory.log() + (dataDir == null ? " (data in " + directory.root()
+                + ", removed at exit but for the log)" : ""));
+        out.flush();
+        StartupPhases phases = new StartupPhases(began);
         List<ManagedService> services = new ArrayList<>();
         CountDownLatch stopped = new CountDownLatch(1);
+        LocalCluster[] cluster = new LocalCluster[1];
+        // Services before the cluster they use, and the cluster's parts in its own order: stopped the other way
+        // round, the clients would retry against a broker or ensemble already gone and print their traces.
         Thread shutdown = new Thread(() -> {
             for (int i = services.size() - 1; i >= 0; i--) {
                 services.get(i).close();
             }
-            cluster.close();
+            if (cluster[0] != null) {
+                cluster[0].close();
+            }
+            logFile.close();
+            directory.close();
+            if (dataDir == null) {
+                out.println("Stopped; the log is kept: " + directory.log());
+                out.flush();
+            }
             stopped.countDown();
         }, "quickstart-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
         try {
-            TidemarkConfig config = new TidemarkConfig(settings(cluster));
-            cluster.environment().forEach((name, value) -> out.println(name + "=" + value));
+            cluster[0] = LocalCluster.builder().mode(LocalCluster.Mode.IN_PROCESS).dataDir(directory.root()).start();
+            phases.done("local cluster (Kafka, ZooKeeper, filer emulator)");
+            TidemarkConfig config = new TidemarkConfig(settings(cluster[0], directory));
+            cluster[0].environment().forEach((name, value) -> out.println(name + "=" + value));
             out.flush();
             services.add(new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry()));
             ReplayStreamsService replay = new ReplayStreamsService(config, new SimpleMeterRegistry());
@@ -90,19 +112,22 @@ public final class QuickstartCommand implements Callable<Integer> {
             services.add(new ConductorService(config, Clock.systemUTC(), new SimpleMeterRegistry(), "* * * * *"));
             for (ManagedService service : services) {
                 service.start();
+                phases.done(service.name() + " started");
             }
-            ManagedService.awaitReady(services, Duration.ofSeconds(60));
+            phases.awaitReady(services, Duration.ofSeconds(60));
             DemoBucket demo = null;
             if (!noDemo) {
-                demo = new DemoBucket(cluster.emulator().s3());
+                demo = new DemoBucket(cluster[0].emulator().s3());
                 demo.create(Clock.systemUTC().instant());
+                phases.done("demo bucket written");
             }
+            phases.report(verbose ? out : null);
             out.printf(Locale.ROOT, "READY in %.1f s: a lifecycle day lasts %d s%s%n",
                     (System.nanoTime() - began) / 1e9, daySeconds, demo == null ? "" : "; bucket \"" + DemoBucket.BUCKET
                             + "\": logs/ expire a day after writing, archive/ by a past date (the walker, each "
                             + "minute), forgotten uploads are aborted, keep/ stays");
             out.flush();
-            live(out, config, cluster, replay, objects, demo, stopped);
+            live(out, config, replay, objects, demo, stopped);
         } finally {
             // Left the live view without Ctrl-C (a failure at start, or the test's time limit): stop everything here.
             if (stopped.getCount() > 0) {
@@ -117,7 +142,7 @@ public final class QuickstartCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Map<String, String> settings(LocalCluster cluster) throws Exception {
+    private Map<String, String> settings(LocalCluster cluster, QuickstartDirectory directory) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put(TidemarkConfig.KAFKA_BOOTSTRAP_SERVERS, cluster.kafkaBootstrapServers());
         settings.put(TidemarkConfig.ZOOKEEPER_CONNECT, cluster.zookeeperConnect());
@@ -125,8 +150,7 @@ public final class QuickstartCommand implements Callable<Integer> {
         settings.put(TidemarkConfig.S3_GRPC_ADDRESS, cluster.emulator().s3GrpcAddress());
         settings.put(TidemarkConfig.LIFECYCLE_DAY_SECONDS, String.valueOf(daySeconds));
         settings.put(TidemarkConfig.LIFECYCLE_DUE_POLICY, "exact");
-        Path state = dataDir == null ? Files.createTempDirectory("tidemark-quickstart") : dataDir.resolve("replay");
-        settings.put(TidemarkConfig.REPLAY_STATE_DIR, state.toString());
+        settings.put(TidemarkConfig.REPLAY_STATE_DIR, directory.root().resolve("replay").toString());
         settings.put(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS, "2000");
         settings.put(TidemarkConfig.CONDUCTOR_WALK_STALE_MS, "300000");
         settings.put("kafka.consumer.session.timeout.ms", "10000");
@@ -135,30 +159,30 @@ public final class QuickstartCommand implements Callable<Integer> {
     }
 
     /** Prints one line of figures per refresh until stopped; the demo writes new logs every lifecycle day. */
-    private void live(PrintWriter out, TidemarkConfig config, LocalCluster cluster, ReplayStreamsService replay,
+    private void live(PrintWriter out, TidemarkConfig config, ReplayStreamsService replay,
                       ObjectProcessorService objects, DemoBucket demo, CountDownLatch stopped) throws Exception {
         TopicRegistry topics = TopicRegistry.from(config);
         String prefix = config.topicPrefix();
         long started = System.nanoTime();
         long lastWrite = System.nanoTime();
         try (Admin admin = Admin.create(config.adminProperties())) {
-            GroupLag lag = new GroupLag(admin);
+            GroupLag lag = new GroupLag(admin, config.consumerProperties());
             while (!stopped.await(refreshSeconds, TimeUnit.SECONDS)) {
                 if (demo != null && System.nanoTime() - lastWrite >= TimeUnit.SECONDS.toNanos(daySeconds)) {
                     demo.writeLogs(5);
                     lastWrite = System.nanoTime();
                 }
-                long totalLag = lag.total(prefix + "replay-streams", List.of(topics.metaLog().name(),
-                        topics.rearm().name())) + lag.total(prefix + "bucket-processor",
-                        List.of(topics.bucketTasks().name())) + lag.total(prefix + "object-processor",
+                long backlog = lag.backlog(prefix + "replay-streams", List.of(topics.metaLog().name(),
+                        topics.rearm().name())) + lag.backlog(prefix + "bucket-processor",
+                        List.of(topics.bucketTasks().name())) + lag.backlog(prefix + "object-processor",
                         List.of(topics.objectTasks().name()));
                 out.printf(Locale.ROOT, "%s | timers pending %d | deletes done %d (noop %d, locked %d, parked %d) "
-                                + "| lag %d%n",
+                                + "| backlog %d%n",
                         demo == null ? "no demo" : "demo: written " + demo.written() + ", in bucket " + demo.objects(),
                         replay.metrics().pending(), objects.metrics().finishedCount("DONE"),
                         objects.metrics().finishedCount("NOOP_RESOLVED"),
                         objects.metrics().finishedCount("SKIPPED_OBJECT_LOCK"), objects.metrics().parkedCount(),
-                        totalLag);
+                        backlog);
                 out.flush();
                 if (exitAfterSeconds > 0 && System.nanoTime() - started > TimeUnit.SECONDS.toNanos(exitAfterSeconds)) {
                     return;

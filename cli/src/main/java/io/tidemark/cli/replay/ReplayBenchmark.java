@@ -57,6 +57,9 @@ final class ReplayBenchmark {
         try (LocalCluster cluster = LocalCluster.builder().emulator(false).start()) {
             Map<String, String> settings = new HashMap<>(Map.of(
                     "kafka.bootstrap.servers", cluster.kafkaBootstrapServers(),
+                    // The service reports its pending timers there: left to the default, its client would knock on
+                    // a ZooKeeper that is not there for the whole run.
+                    "zookeeper.connect", cluster.zookeeperConnect(),
                     "topic.prefix", "bench-replay-" + System.nanoTime() + ".",
                     "lifecycle.day.seconds", String.valueOf(options.daySeconds()),
                     "lifecycle.due.policy", "exact",

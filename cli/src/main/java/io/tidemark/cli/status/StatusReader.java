@@ -31,8 +31,8 @@ import org.apache.zookeeper.KeeperException;
 public final class StatusReader {
 
     /**
-     * What counts as degraded: a group's lag above {@code maxLag}; a filer event the populator has not published
-     * for longer than {@code maxPopulatorLag}.
+     * What counts as degraded: a group's backlog (records not yet processed) above {@code maxLag}; a filer event the
+     * populator has not published for longer than {@code maxPopulatorLag}.
      */
     public record Thresholds(long maxLag, Duration maxPopulatorLag) {
     }
@@ -73,7 +73,7 @@ public final class StatusReader {
 
     private StatusReport read(Admin admin, CuratorFramework zk) throws Exception {
         TopicRegistry topics = TopicRegistry.from(config);
-        GroupLag lag = new GroupLag(admin);
+        GroupLag lag = new GroupLag(admin, config.consumerProperties());
         String prefix = config.topicPrefix();
         List<GroupLag.Partition> partitions = new ArrayList<>();
         partitions.addAll(lag.partitions(prefix + "replay-streams", List.of(topics.metaLog().name(),
@@ -146,11 +146,11 @@ public final class StatusReader {
             reasons.add("no replay-streams instance is reporting: timers are not firing");
         }
         partitions.stream().collect(java.util.stream.Collectors.groupingBy(GroupLag.Partition::group,
-                java.util.TreeMap::new, java.util.stream.Collectors.summingLong(GroupLag.Partition::lag)))
+                java.util.TreeMap::new, java.util.stream.Collectors.summingLong(GroupLag.Partition::backlog)))
                 .forEach((group, total) -> {
                     if (total > thresholds.maxLag()) {
-                        reasons.add(group + " is " + total + " records behind (more than " + thresholds.maxLag()
-                                + ")");
+                        reasons.add(group + " has " + total + " records not yet processed (more than "
+                                + thresholds.maxLag() + ")");
                     }
                 });
         walks.stream().filter(w -> w.failed() != null).forEach(w -> reasons.add("the walk of bucket " + w.bucket()

@@ -12,6 +12,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +21,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -34,11 +37,13 @@ class QuickstartCommandTest {
     private static final Pattern READY = Pattern.compile("READY in ([0-9.]+) s");
 
     @Test
-    void shouldRunTheWholePipelineDeleteTheDemosDueObjectsAndReportHealthy() throws Exception {
+    void shouldRunTheWholePipelineDeleteTheDemosDueObjectsAndReportHealthy(@TempDir Path home) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "quickstart", "--exit-after-seconds", "240").redirectError(
-                ProcessBuilder.Redirect.DISCARD).start();
+        Path stderr = home.resolve("stderr.txt");
+        // A home of its own: the run's directory is made under it, and what is left there at exit is checked.
+        Process process = new ProcessBuilder(java, "-Xmx1g", "-Duser.home=" + home, "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "quickstart", "--verbose",
+                "--exit-after-seconds", "240").redirectError(stderr.toFile()).start();
         List<String> lines = new CopyOnWriteArrayList<>();
         Thread reader = new Thread(() -> new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8)).lines().forEach(lines::add));
@@ -82,5 +87,20 @@ class QuickstartCommandTest {
             }
         }
         assertThat(process.exitValue()).as("stopped by SIGTERM").isIn(0, 143);
+
+        // Issue 33: the console carries what Tidemark says to a person; the libraries' warnings and every stack trace
+        // go to the log file it named, and that file outlives the run's data.
+        List<String> console = new ArrayList<>(lines);
+        console.addAll(Files.readAllLines(stderr));
+        assertThat(console).as("console").noneMatch(l -> l.contains(" WARN ") || l.contains("Exception")
+                || l.startsWith("\tat ") || l.contains("ERROR"));
+        assertThat(lines).anyMatch(l -> l.startsWith("startup: ") && l.contains("replay-streams ready"));
+        Path log = Path.of(lines.stream().filter(l -> l.startsWith("Log: ")).findFirst().orElseThrow()
+                .substring("Log: ".length()).split(" ")[0]);
+        assertThat(log).startsWith(home.resolve(".tidemark").resolve("quickstart"));
+        assertThat(Files.readString(log)).contains("INFO", "startup: ", "local cluster up in");
+        try (Stream<Path> left = Files.walk(log.getParent())) {
+            assertThat(left.filter(p -> !p.equals(log.getParent())).toList()).as("left of the run").containsExactly(log);
+        }
     }
 }

@@ -114,6 +114,11 @@ class StatusCommandTest {
         assertThat(ours.get(1).path("committed").asLong()).isEqualTo(-1);
         assertThat(ours.get(1).path("end").asLong()).isEqualTo(3);
         assertThat(ours.get(1).path("lag").asLong()).isEqualTo(3);
+        // No transactions wrote this topic: every offset is a record, and the counted backlog equals the lag.
+        assertThat(ours.values()).allSatisfy(p -> {
+            assertThat(p.path("backlog").asLong()).isEqualTo(3);
+            assertThat(p.path("backlogCounted").asBoolean()).isTrue();
+        });
     }
 
     /**
@@ -255,11 +260,11 @@ class StatusCommandTest {
     }
 
     @Test
-    void shouldPrintOffsetsLikeTheConsumerGroupsToolAndWalkFreshness() {
+    void shouldPrintOffsetsLikeTheConsumerGroupsToolWithTheBacklogAndWalkFreshness() {
         Instant now = Instant.parse("2026-11-23T12:00:00Z");
         StatusReport report = new StatusReport(StatusReport.Health.DEGRADED, List.of("3 object task(s) parked"),
-                List.of(new GroupLag.Partition("t.object-processor", "t.object-tasks", 0, 40, 42, 2),
-                        new GroupLag.Partition("t.object-processor", "t.object-tasks", 1, -1, 5, 5)),
+                List.of(new GroupLag.Partition("t.object-processor", "t.object-tasks", 0, 40, 42, 2, 0, true),
+                        new GroupLag.Partition("t.object-processor", "t.object-tasks", 1, -1, 5, 5, 5, false)),
                 "host-1", now.minusSeconds(3), 120, new StatusReport.Backlog(4, now.minusSeconds(8), null), 7L, 1,
                 List.of(new StatusReport.Walk("photos", true, now.minusSeconds(3_700), null, 0),
                         new StatusReport.Walk("logs", true, null, "steady-logs-1", 4),
@@ -267,8 +272,10 @@ class StatusCommandTest {
         StringWriter text = new StringWriter();
         StatusCommand.print(report, new PrintWriter(text), now);
         assertThat(text.toString()).contains("status: degraded", "  - 3 object task(s) parked")
-                .containsPattern("t\\.object-processor +t\\.object-tasks +0 +40 +42 +2")
-                .containsPattern("t\\.object-tasks +1 +- +5 +5")
+                .contains("BACKLOG").doesNotContain(" LAG")
+                // Partition 0: two offsets past the committed one, both transaction markers; partition 1 estimated.
+                .containsPattern("t\\.object-processor +t\\.object-tasks +0 +40 +42 +0\\n")
+                .containsPattern("t\\.object-tasks +1 +- +5 +~5\\n")
                 .contains("led by host-1, 120 events published", "(3s ago)", "7 timers pending on 1 instance(s)")
                 .contains("4 filer event(s) not yet published, the oldest from 8s ago")
                 .contains("1h1m ago", "never", "steady-logs-1, 4 pages")
