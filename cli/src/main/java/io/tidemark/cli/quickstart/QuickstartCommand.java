@@ -76,24 +76,30 @@ public final class QuickstartCommand implements Callable<Integer> {
         out.flush();
         StartupPhases phases = new StartupPhases(began);
         List<ManagedService> services = new ArrayList<>();
-        CountDownLatch stopped = new CountDownLatch(1);
+        CountDownLatch stopping = new CountDownLatch(1);   // tells the live view to end
+        CountDownLatch viewEnded = new CountDownLatch(1);  // the live view closed its Kafka client
         LocalCluster[] cluster = new LocalCluster[1];
-        // Services before the cluster they use, and the cluster's parts in its own order: stopped the other way
-        // round, the clients would retry against a broker or ensemble already gone and print their traces.
+        // In dependency order: the live view's client, then the services, then the cluster they use. Stopped the
+        // other way round, clients would retry against a broker or ensemble already gone and print their traces.
+        // The log stays in its file to the end, so whatever is said while stopping goes there too.
         Thread shutdown = new Thread(() -> {
+            stopping.countDown();
+            try {
+                viewEnded.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             for (int i = services.size() - 1; i >= 0; i--) {
                 services.get(i).close();
             }
             if (cluster[0] != null) {
                 cluster[0].close();
             }
-            logFile.close();
             directory.close();
             if (dataDir == null) {
                 out.println("Stopped; the log is kept: " + directory.log());
                 out.flush();
             }
-            stopped.countDown();
         }, "quickstart-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
         try {
@@ -127,13 +133,15 @@ public final class QuickstartCommand implements Callable<Integer> {
                             + "\": logs/ expire a day after writing, archive/ by a past date (the walker, each "
                             + "minute), forgotten uploads are aborted, keep/ stays");
             out.flush();
-            live(out, config, replay, objects, demo, stopped);
+            live(out, config, replay, objects, demo, stopping);
         } finally {
+            viewEnded.countDown();
             // Left the live view without Ctrl-C (a failure at start, or the test's time limit): stop everything here.
-            if (stopped.getCount() > 0) {
+            if (stopping.getCount() > 0) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(shutdown);
                     shutdown.run();
+                    logFile.close();
                 } catch (IllegalStateException shuttingDown) {
                     // Ctrl-C came meanwhile: the hook is stopping everything.
                 }
@@ -160,14 +168,14 @@ public final class QuickstartCommand implements Callable<Integer> {
 
     /** Prints one line of figures per refresh until stopped; the demo writes new logs every lifecycle day. */
     private void live(PrintWriter out, TidemarkConfig config, ReplayStreamsService replay,
-                      ObjectProcessorService objects, DemoBucket demo, CountDownLatch stopped) throws Exception {
+                      ObjectProcessorService objects, DemoBucket demo, CountDownLatch stopping) throws Exception {
         TopicRegistry topics = TopicRegistry.from(config);
         String prefix = config.topicPrefix();
         long started = System.nanoTime();
         long lastWrite = System.nanoTime();
         try (Admin admin = Admin.create(config.adminProperties())) {
             GroupLag lag = new GroupLag(admin, config.consumerProperties());
-            while (!stopped.await(refreshSeconds, TimeUnit.SECONDS)) {
+            while (!stopping.await(refreshSeconds, TimeUnit.SECONDS)) {
                 if (demo != null && System.nanoTime() - lastWrite >= TimeUnit.SECONDS.toNanos(daySeconds)) {
                     demo.writeLogs(5);
                     lastWrite = System.nanoTime();

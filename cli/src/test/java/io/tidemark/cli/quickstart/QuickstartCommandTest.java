@@ -50,11 +50,12 @@ class QuickstartCommandTest {
         reader.setDaemon(true);
         reader.start();
         try {
-            await().atMost(Duration.ofSeconds(120)).until(() -> lines.stream().anyMatch(l -> l.startsWith("READY")));
+            await().atMost(Duration.ofSeconds(150)).until(() -> lines.stream().anyMatch(l -> l.startsWith("READY")));
             double readySeconds = lines.stream().map(READY::matcher).filter(Matcher::find)
                     .mapToDouble(m -> Double.parseDouble(m.group(1))).findFirst().orElseThrow();
             System.out.println("quickstart ready in " + readySeconds + " s");
-            assertThat(readySeconds).as("seconds to READY").isLessThan(60);
+            // A bound for a loaded CI machine (33 s seen with a core kept busy), not the figure a user sees.
+            assertThat(readySeconds).as("seconds to READY").isLessThan(90);
 
             await().atMost(Duration.ofSeconds(90)).until(() -> lines.stream().map(DELETES::matcher)
                     .filter(Matcher::find).mapToLong(m -> Long.parseLong(m.group(1))).max().orElse(0) >= 10);
