@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.localcluster.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -8,9 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -82,10 +81,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts {@code tidemark <args>} with the given environment, once it has opened its management port. */
     public static ServiceProcess start(String heap, Map<String, String> environment, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command);
+        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(List.of("-Xmx" + heap), Main.class, args));
         builder.environment().putAll(environment);
         return new ServiceProcess(builder.start());
     }

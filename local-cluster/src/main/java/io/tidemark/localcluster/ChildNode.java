@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +30,7 @@ public final class ChildNode implements Node {
     }
 
     public static ChildNode start(Class<?> main, String heap, String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap, "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), main.getName()));
-        command.addAll(List.of(args));
+        List<String> command = ChildJvm.command(List.of("-Xmx" + heap, "-XX:+UseSerialGC"), main, args);
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));

@@ -3,6 +3,7 @@ package io.tidemark.cli.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.cli.Main;
+import io.tidemark.localcluster.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +23,7 @@ class LocalClusterCommandTest {
 
     @Test
     void shouldPrintTheSettingsThenReadyAndStopOnSigterm() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-Xmx768m", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "local-cluster").start();
+        Process process = new ProcessBuilder(ChildJvm.command(List.of("-Xmx768m"), Main.class, "local-cluster")).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             List<String> lines = new ArrayList<>();

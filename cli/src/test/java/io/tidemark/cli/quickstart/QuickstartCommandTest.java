@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.cli.Main;
 import io.tidemark.cli.TidemarkCommand;
+import io.tidemark.localcluster.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -38,12 +39,10 @@ class QuickstartCommandTest {
 
     @Test
     void shouldRunTheWholePipelineDeleteTheDemosDueObjectsAndReportHealthy(@TempDir Path home) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path stderr = home.resolve("stderr.txt");
         // A home of its own: the run's directory is made under it, and what is left there at exit is checked.
-        Process process = new ProcessBuilder(java, "-Xmx1g", "-Duser.home=" + home, "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), "quickstart", "--verbose",
-                "--exit-after-seconds", "240").redirectError(stderr.toFile()).start();
+        Process process = new ProcessBuilder(ChildJvm.command(List.of("-Xmx1g", "-Duser.home=" + home), Main.class,
+                "quickstart", "--verbose", "--exit-after-seconds", "240")).redirectError(stderr.toFile()).start();
         List<String> lines = new CopyOnWriteArrayList<>();
         Thread reader = new Thread(() -> new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8)).lines().forEach(lines::add));
