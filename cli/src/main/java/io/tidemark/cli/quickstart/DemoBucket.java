@@ -9,6 +9,8 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The quickstart's demo: a bucket whose rules exercise each path — timers (logs/ expire a lifecycle day after they
@@ -18,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class DemoBucket {
 
     static final String BUCKET = "demo";
+    private static final Pattern LOG_NAME = Pattern.compile("app-(\\d+)\\.log");
 
     private final S3Gateway s3;
     private final AtomicLong written = new AtomicLong();
@@ -27,7 +30,15 @@ final class DemoBucket {
         this.s3 = s3;
     }
 
+    /**
+     * Creates the bucket, its rules and its first objects; a bucket left by an earlier run on the same data directory
+     * is taken up as it is, and new logs are numbered after the newest one there.
+     */
     void create(Instant now) {
+        if (s3.bucketExists(BUCKET)) {
+            next = newestLog() + 1;
+            return;
+        }
         String yesterday = now.minus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.DAYS).toString();
         s3.createBucket(BUCKET, false);
         s3.putLifecycle(BUCKET, "<LifecycleConfiguration>"
@@ -51,6 +62,18 @@ final class DemoBucket {
         for (int i = 0; i < count; i++) {
             put(String.format("logs/app-%05d.log", next++));
         }
+    }
+
+    /** The number of the newest {@code logs/app-N.log} in the bucket, or -1 when there is none. */
+    private long newestLog() {
+        long newest = -1;
+        for (Entry e : s3.store().list(s3.bucketDirectory(BUCKET) + "/logs", "", "", false, 0)) {
+            Matcher m = LOG_NAME.matcher(e.getName());
+            if (!e.getIsDirectory() && m.matches()) {
+                newest = Math.max(newest, Long.parseLong(m.group(1)));
+            }
+        }
+        return newest;
     }
 
     private void put(String key) {

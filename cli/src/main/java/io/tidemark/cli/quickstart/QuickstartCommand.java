@@ -162,6 +162,9 @@ public final class QuickstartCommand implements Callable<Integer> {
         settings.put(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS, "2000");
         settings.put(TidemarkConfig.CONDUCTOR_WALK_STALE_MS, "300000");
         settings.put("kafka.consumer.session.timeout.ms", "10000");
+        // Streams does not leave its group on close: restarted on the same --data-dir, replay-streams waited for the
+        // last run's member to time out (Kafka's 45 s) before it was READY.
+        settings.put("kafka.streams.consumer.session.timeout.ms", "10000");
         settings.put("kafka.streams.commit.interval.ms", "200");
         return settings;
     }
