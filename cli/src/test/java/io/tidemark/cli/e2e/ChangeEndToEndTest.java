@@ -81,8 +81,11 @@ class ChangeEndToEndTest {
                 s3.putObject("misread", "k", 10, Map.of(), Map.of());
                 emulator.faults().failObjectReads("misread", "k", 1);
 
-                // The object processor is down while the three timers fire; then the world changes under the tasks.
-                await().atMost(Duration.ofSeconds(120)).until(() -> firedTimers(replay) >= 3);
+                // The object processor is down while the four timers fire; then the world changes under the tasks.
+                // All four: they fall due in the same second on different shards, in no set order, and a rule
+                // lengthened before its timer fired re-arms the timer instead of leaving a task to re-check (a CI run
+                // under load waited here for a NOOP_RULE_CHANGED that could not come).
+                await().atMost(Duration.ofSeconds(120)).until(() -> firedTimers(replay) >= 4);
                 s3.putLegalHold("held", "k", null, true);
                 s3.putLifecycle("lengthened", daysRule(30));
                 ServiceProcess processor = EndToEndTest.start("object-processor", settings);
