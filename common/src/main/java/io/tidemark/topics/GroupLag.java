@@ -82,47 +82,37 @@ public final class GroupLag {
 
     /** Every partition of {@code topics} (those that exist), in topic and partition order. */
     public List<Partition> partitions(String group, List<String> topics) throws Exception {
-        List<TopicPartition> partitions = existing(topics);
-        if (partitions.isEmpty()) {
+        List<Position> positions = positions(group, topics);
+        if (positions.isEmpty()) {
             return List.of();
         }
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
-        Map<TopicPartition, Long> stable = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED);
-        Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED);
-        Map<TopicPartition, Long> from = new HashMap<>();
+        Map<TopicPartition, Long> stable = offsets(positions.stream().map(Position::partition).toList(),
+                OffsetSpec.latest(), IsolationLevel.READ_COMMITTED);
         Map<TopicPartition, Range> toCount = new LinkedHashMap<>();
         long offsetsToCount = 0;
-        for (TopicPartition tp : partitions) {
-            OffsetAndMetadata position = committed.get(tp);
-            long first = position == null ? starts.get(tp) : Math.max(position.offset(), starts.get(tp));
-            from.put(tp, first);
-            long stretch = stable.get(tp) - first;
+        for (Position p : positions) {
+            long stretch = stable.get(p.partition()) - p.from();
             if (stretch > 0 && stretch <= MOST_COUNTED_PER_PARTITION) {
-                toCount.put(tp, new Range(first, stable.get(tp)));
+                toCount.put(p.partition(), new Range(p.from(), stable.get(p.partition())));
                 offsetsToCount += stretch;
             }
         }
         Map<TopicPartition, Long> counted = consumerProperties == null || toCount.isEmpty()
                 || offsetsToCount > MOST_COUNTED ? Map.of() : count(toCount);
         List<Partition> rows = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            OffsetAndMetadata position = committed.get(tp);
-            long end = ends.get(tp);
-            long first = from.get(tp);
-            long estimate = Math.max(0, stable.get(tp) - first);
+        for (Position p : positions) {
+            TopicPartition tp = p.partition();
+            long estimate = Math.max(0, stable.get(tp) - p.from());
             Long records = estimate == 0 ? Long.valueOf(0) : counted.get(tp);
-            rows.add(new Partition(group, tp.topic(), tp.partition(), position == null ? -1 : position.offset(), end,
-                    Math.max(0, end - first), records == null ? estimate : records, records != null));
+            rows.add(new Partition(group, tp.topic(), tp.partition(), p.committed(), p.end(), p.lag(),
+                    records == null ? estimate : records, records != null));
         }
-        rows.sort(Comparator.comparing(Partition::topic).thenComparingInt(Partition::partition));
         return rows;
     }
 
     /** The group's total lag on {@code topics}: the consumer-groups tool's figure, markers included. */
     public long total(String group, List<String> topics) throws Exception {
-        return partitions(group, topics).stream().mapToLong(Partition::lag).sum();
+        return positions(group, topics).stream().mapToLong(Position::lag).sum();
     }
 
     /** The records the group has still to process on {@code topics}, counted where that is cheap. */
@@ -139,6 +129,39 @@ public final class GroupLag {
         Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
         Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED);
         return partitions.stream().mapToLong(tp -> Math.max(0, ends.get(tp) - starts.get(tp))).sum();
+    }
+
+    /**
+     * A partition as offsets alone: the group's committed offset (-1 when none), where its work starts (the committed
+     * offset, or the log start when that is later or there is none) and the log end.
+     */
+    private record Position(TopicPartition partition, long committed, long from, long end) {
+
+        long lag() {
+            return Math.max(0, end - from);
+        }
+    }
+
+    /** The offsets of every partition of {@code topics} (those that exist), in topic and partition order. */
+    private List<Position> positions(String group, List<String> topics) throws Exception {
+        List<TopicPartition> partitions = existing(topics);
+        if (partitions.isEmpty()) {
+            return List.of();
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
+        Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED);
+        List<Position> positions = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            OffsetAndMetadata position = committed.get(tp);
+            long start = starts.get(tp);
+            positions.add(new Position(tp, position == null ? -1 : position.offset(),
+                    position == null ? start : Math.max(position.offset(), start), ends.get(tp)));
+        }
+        positions.sort(Comparator.comparing((Position p) -> p.partition().topic())
+                .thenComparingInt(p -> p.partition().partition()));
+        return positions;
     }
 
     /** Offsets {@code from} (inclusive) to {@code to} (exclusive, a last stable offset). */
