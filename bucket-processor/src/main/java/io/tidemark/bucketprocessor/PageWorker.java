@@ -4,7 +4,7 @@ import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketTask;
-import io.tidemark.seaweed.BucketEntryConfig;
+import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.seaweed.ShardFunction;
 import java.time.Clock;
 import java.util.LinkedHashMap;

@@ -10,7 +10,7 @@ import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.replay.ReplayMetrics;
 import io.tidemark.replay.ReplayTopology;
-import io.tidemark.seaweed.BucketEntryConfig;
+import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.tidemark.objectprocessor;
 
 import io.tidemark.lifecycle.engine.CompiledRule;
 import io.tidemark.objectprocessor.OutcomePolicy.Decision;
-import io.tidemark.seaweed.ActionKind;
+import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.seaweed.client.SeaweedCallException;
 import java.time.Clock;
 import java.util.Optional;

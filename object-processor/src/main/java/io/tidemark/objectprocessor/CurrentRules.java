@@ -4,7 +4,7 @@ import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.lifecycle.engine.RuleSet;
-import io.tidemark.seaweed.BucketEntryConfig;
+import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.tidemark.objectprocessor;
 
 import io.tidemark.messages.ObjectTask;
-import io.tidemark.seaweed.ActionKind;
+import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteRequest;
 import java.time.Instant;
 import org.apache.kafka.common.TopicPartition;

@@ -3,7 +3,7 @@ package io.tidemark.objectprocessor;
 import io.tidemark.lifecycle.engine.CompiledRule;
 import io.tidemark.lifecycle.engine.RuleSet;
 import io.tidemark.messages.ObjectTask;
-import io.tidemark.seaweed.ActionKind;
+import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.seaweed.EpochNanos;
 import java.time.Instant;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package io.tidemark.objectprocessor;
 
 import com.google.protobuf.ByteString;
 import io.tidemark.messages.ObjectTask;
-import io.tidemark.seaweed.ActionKind;
-import io.tidemark.seaweed.RuleHash;
+import io.tidemark.lifecycle.engine.ActionKind;
+import io.tidemark.lifecycle.engine.RuleHash;
 import io.tidemark.seaweed.pb.S3LifecycleProto;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteRequest;
 import java.util.HexFormat;

@@ -1,6 +1,6 @@
 package io.tidemark.objectprocessor;
 
-import io.tidemark.seaweed.ActionKind;
+import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.S3Versions;
 import io.tidemark.seaweed.client.FilerClient;

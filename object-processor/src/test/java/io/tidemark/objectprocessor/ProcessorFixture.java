@@ -13,7 +13,7 @@ import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.messages.ObjectTask;
-import io.tidemark.seaweed.BucketEntryConfig;
+import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.pb.FilerProto.Entry;

@@ -2,8 +2,8 @@ package io.tidemark.populator;
 
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
-import io.tidemark.seaweed.BucketEntryConfig;
-import io.tidemark.seaweed.BucketEntryConfig.Compiled;
+import io.tidemark.messages.BucketEntryConfig;
+import io.tidemark.messages.BucketEntryConfig.Compiled;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.zookeeper.RegistryEntry;
 import java.util.HashMap;

@@ -5,7 +5,7 @@ import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
-import io.tidemark.seaweed.BucketEntryConfig;
+import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.FilerLogFiles;
 import io.tidemark.seaweed.ShardFunction;

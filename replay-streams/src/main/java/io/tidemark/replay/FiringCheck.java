@@ -4,7 +4,7 @@ import io.tidemark.lifecycle.engine.MultipartUpload;
 import io.tidemark.lifecycle.engine.ObjectVersion;
 import io.tidemark.lifecycle.engine.RuleMatch;
 import io.tidemark.replay.TimerPlanner.BucketRules;
-import io.tidemark.seaweed.ActionKind;
+import io.tidemark.lifecycle.engine.ActionKind;
 import java.time.Instant;
 import java.util.Optional;
 

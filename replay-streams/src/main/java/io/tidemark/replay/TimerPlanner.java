@@ -11,7 +11,7 @@ import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.messages.pb.MetaLogProto.RearmRole;
-import io.tidemark.seaweed.ActionKind;
+import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.S3Entries;
