@@ -8,7 +8,8 @@ import java.time.Clock;
 
 /**
  * Walks one bucket from start to end in this process, page by page exactly as the bucket processor does but
- * without Kafka, and adds up what the pages did. For the benchmark, which sets it against a raw listing.
+ * without Kafka, and adds up what the pages did. For the benchmark (in devtools), which sets it against a raw
+ * listing; it stays here because it is the one door to the page walker's package-private parts.
  */
 public final class WholeWalk {
 

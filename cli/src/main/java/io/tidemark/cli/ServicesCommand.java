@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code tidemark} of the container image: the services and the commands operators run beside them, without
  * the embedded broker, the emulator and the benchmarks that need them (see docs/deploy.md). Each command here is
- * the same class as in {@link TidemarkCommand}, so the two cannot drift apart.
+ * the same class as in the full jar's tree ({@code io.tidemark.devtools.TidemarkCommand}), so the two cannot
+ * drift apart.
  */
 @Command(name = "tidemark",
         mixinStandardHelpOptions = true,

@@ -4,7 +4,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
-/** Entry point of the services jar ({@code tidemark-services.jar}), the one the container image runs. */
+/**
+ * Entry point of the services jar ({@code tidemark-services.jar}), the one the container image runs. Only this
+ * class ends the JVM.
+ */
 public final class ServicesMain {
 
     private ServicesMain() {
@@ -16,8 +19,8 @@ public final class ServicesMain {
         System.exit(run(args, out, err));
     }
 
-    /** Runs one command line of the services' tree; the exit codes are {@link Main}'s. */
+    /** Runs one command line of the services' tree and returns its exit code ({@link CommandRunner}). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        return Main.run(new CommandLine(new ServicesCommand()), args, out, err);
+        return CommandRunner.run(new CommandLine(new ServicesCommand()), args, out, err);
     }
 }

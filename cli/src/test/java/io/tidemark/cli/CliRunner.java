@@ -3,7 +3,7 @@ package io.tidemark.cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
-/** Runs the tidemark command line in-process and captures what it prints. */
+/** Runs the services' command line ({@link ServicesMain}) in-process and captures what it prints. */
 public final class CliRunner {
 
     public record Result(int exitCode, String out, String err) {
@@ -15,7 +15,7 @@ public final class CliRunner {
     public static Result run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        int code = ServicesMain.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
         return new Result(code, out.toString(), err.toString());
     }
 }

@@ -3,7 +3,6 @@ package io.tidemark.cli.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.cli.ServicesCommand;
-import io.tidemark.cli.TidemarkCommand;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -78,14 +77,5 @@ class ServicesCommandTest {
         } catch (ClassNotFoundException | NoClassDefFoundError e) {
             return false;
         }
-    }
-
-    @Test
-    void shouldOfferTheServicesUnderTheSameNamesAsTheFullCommandWithoutTheBenchmarks() {
-        CommandLine image = new CommandLine(new ServicesCommand());
-        CommandLine full = new CommandLine(new TidemarkCommand());
-        assertThat(image.getSubcommands().keySet()).containsExactlyInAnyOrderElementsOf(SERVICES);
-        assertThat(full.getSubcommands().keySet()).containsAll(SERVICES);
-        assertThat(image.getSubcommands().get("populator").getSubcommands()).doesNotContainKey("bench");
     }
 }

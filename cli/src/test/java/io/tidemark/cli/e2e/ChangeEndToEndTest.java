@@ -3,14 +3,14 @@ package io.tidemark.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tidemark.cli.ServiceProcess;
-import io.tidemark.cli.TidemarkCommand;
+import io.tidemark.cli.ServicesCommand;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.localcluster.ServiceProcess;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -204,7 +204,7 @@ class ChangeEndToEndTest {
     private static void conductorPass(List<String> settings) {
         List<String> args = new ArrayList<>(List.of("conductor", "--once", "--exit-zero-on-skip"));
         args.addAll(settings);
-        new CommandLine(new TidemarkCommand()).setOut(new PrintWriter(new StringWriter()))
+        new CommandLine(new ServicesCommand()).setOut(new PrintWriter(new StringWriter()))
                 .execute(args.toArray(String[]::new));
     }
 
@@ -213,7 +213,7 @@ class ChangeEndToEndTest {
         args.addAll(List.of(command));
         args.addAll(settings);
         StringWriter out = new StringWriter();
-        new CommandLine(new TidemarkCommand()).setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
+        new CommandLine(new ServicesCommand()).setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
         return out.toString();
     }
 }

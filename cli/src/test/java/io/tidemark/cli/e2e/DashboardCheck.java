@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tidemark.cli.ServiceProcess;
+import io.tidemark.localcluster.ServiceProcess;
 import io.tidemark.cli.deploy.DeployFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;

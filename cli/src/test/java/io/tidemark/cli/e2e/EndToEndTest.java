@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tidemark.cli.ServiceProcess;
-import io.tidemark.cli.TidemarkCommand;
+import io.tidemark.cli.ServicesCommand;
+import io.tidemark.cli.ServicesMain;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.emulator.s3.ObjectVersionInfo;
@@ -14,6 +14,7 @@ import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.localcluster.ServiceProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -66,7 +67,7 @@ class EndToEndTest {
                 // Never fires during the test (passes run one at a time below); scraped at the end.
                 List<String> scheduled = new ArrayList<>(List.of("conductor", "--schedule", "0 0 1 1 *"));
                 scheduled.addAll(settings);
-                services.add(ServiceProcess.start("256m", Map.of(), scheduled.toArray(String[]::new)));
+                services.add(ServiceProcess.start(ServicesMain.class, "256m", Map.of(), scheduled.toArray(String[]::new)));
                 for (ServiceProcess service : services) {
                     await().atMost(Duration.ofSeconds(120)).until(() -> service.get("/readyz").statusCode() == 200);
                 }
@@ -147,7 +148,7 @@ class EndToEndTest {
     static ServiceProcess start(String service, List<String> settings) throws Exception {
         List<String> args = new ArrayList<>(List.of(service));
         args.addAll(settings);
-        return ServiceProcess.start("320m", Map.of(), args.toArray(String[]::new));
+        return ServiceProcess.start(ServicesMain.class, "320m", Map.of(), args.toArray(String[]::new));
     }
 
     private static String plainRules(Instant t0, int editDays) {
@@ -271,7 +272,7 @@ class EndToEndTest {
     private static void conductorPass(List<String> settings) {
         List<String> args = new ArrayList<>(List.of("conductor", "--once", "--exit-zero-on-skip"));
         args.addAll(settings);
-        new CommandLine(new TidemarkCommand()).setOut(new PrintWriter(new StringWriter()))
+        new CommandLine(new ServicesCommand()).setOut(new PrintWriter(new StringWriter()))
                 .execute(args.toArray(String[]::new));
     }
 
@@ -310,7 +311,7 @@ class EndToEndTest {
         List<String> args = new ArrayList<>(List.of("dlq", "list"));
         args.addAll(settings);
         StringWriter out = new StringWriter();
-        new CommandLine(new TidemarkCommand()).setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
+        new CommandLine(new ServicesCommand()).setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
         return out.toString();
     }
 }

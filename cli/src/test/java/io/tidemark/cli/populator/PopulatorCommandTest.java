@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tidemark.cli.CliRunner;
-import io.tidemark.cli.ServiceProcess;
+import io.tidemark.cli.ServicesMain;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.localcluster.ServiceProcess;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,7 @@ class PopulatorCommandTest {
     @Test
     void shouldTailTheFilerServeHealthAndMetricsAndStopOnSigterm(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
-        try (ServiceProcess populator = ServiceProcess.start("384m", cluster.environment(), "populator",
+        try (ServiceProcess populator = ServiceProcess.start(ServicesMain.class, "384m", cluster.environment(), "populator",
                 "--set", "topic.prefix=" + ns.topicPrefix(), "--set", "zookeeper.chroot=" + ns.zookeeperChroot(),
                 "--set", "management.port=0", "--set", "management.host=127.0.0.1",
                 "--set", "kafka.producer.linger.ms=1")) {

@@ -3,10 +3,11 @@ package io.tidemark.cli.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tidemark.cli.ServiceProcess;
+import io.tidemark.cli.ServicesMain;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.localcluster.ServiceProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class ReplayStreamsCommandTest {
     @Test
     void shouldRunServeProbesAndMetricsAndStopOnSigterm(LocalCluster cluster, ClusterNamespace ns, @TempDir Path state)
             throws Exception {
-        try (ServiceProcess replay = ServiceProcess.start("384m", cluster.environment(), "replay-streams",
+        try (ServiceProcess replay = ServiceProcess.start(ServicesMain.class, "384m", cluster.environment(), "replay-streams",
                 "--set", "topic.prefix=" + ns.topicPrefix(), "--set", "management.port=0",
                 "--set", "management.host=127.0.0.1", "--set", "replay-streams.state.dir=" + state)) {
             assertThat(replay.log()).anyMatch(l -> l.contains("replay-streams.punctuate.interval.ms = 1000"));

@@ -2,20 +2,20 @@ package io.tidemark.cli.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.cli.TidemarkCommand;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidemark.cli.ServicesCommand;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
-import io.tidemark.messages.PopulatorCheckpoint;
-import io.tidemark.seaweed.EpochNanos;
-import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
-import io.tidemark.topics.TopicRegistry;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.topics.GroupLag;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -40,7 +40,7 @@ import picocli.CommandLine;
 class StatusCommandTest {
 
     private static int run(StringWriter out, String... args) {
-        return new CommandLine(new TidemarkCommand()).setOut(new PrintWriter(out)).execute(args);
+        return new CommandLine(new ServicesCommand()).setOut(new PrintWriter(out)).execute(args);
     }
 
     @Test

@@ -3,11 +3,12 @@ package io.tidemark.cli.walker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tidemark.cli.ServiceProcess;
-import io.tidemark.cli.TidemarkCommand;
+import io.tidemark.cli.ServicesCommand;
+import io.tidemark.cli.ServicesMain;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.localcluster.ServiceProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -21,7 +22,7 @@ class WalkerCommandsTest {
     @Test
     void shouldRunTheBucketProcessorServeProbesAndMetricsAndStopOnSigterm(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
-        try (ServiceProcess processor = ServiceProcess.start("256m", cluster.environment(), "bucket-processor",
+        try (ServiceProcess processor = ServiceProcess.start(ServicesMain.class, "256m", cluster.environment(), "bucket-processor",
                 "--set", "topic.prefix=" + ns.topicPrefix() + "bp.", "--set", "management.port=0",
                 "--set", "management.host=127.0.0.1", "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-bp")) {
             assertThat(processor.log()).anyMatch(l -> l.contains("bucket-processor.page.size = 1000"));
@@ -34,7 +35,7 @@ class WalkerCommandsTest {
 
     @Test
     void shouldRunTheConductorOnAScheduleAsAService(LocalCluster cluster, ClusterNamespace ns) throws Exception {
-        try (ServiceProcess conductor = ServiceProcess.start("256m", cluster.environment(), "conductor",
+        try (ServiceProcess conductor = ServiceProcess.start(ServicesMain.class, "256m", cluster.environment(), "conductor",
                 "--schedule", "0 3 * * *", "--set", "topic.prefix=" + ns.topicPrefix() + "cs.",
                 "--set", "management.port=0", "--set", "management.host=127.0.0.1",
                 "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-cs")) {
@@ -48,7 +49,7 @@ class WalkerCommandsTest {
     @Test
     void shouldRunOnePassOnceAndSayHowItWentInTheExitStatus(LocalCluster cluster, ClusterNamespace ns) {
         StringWriter out = new StringWriter();
-        CommandLine cli = new CommandLine(new TidemarkCommand()).setOut(new PrintWriter(out));
+        CommandLine cli = new CommandLine(new ServicesCommand()).setOut(new PrintWriter(out));
         int status = cli.execute("conductor", "--once",
                 "--set", "kafka.bootstrap.servers=" + cluster.kafkaBootstrapServers(),
                 "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
@@ -61,7 +62,7 @@ class WalkerCommandsTest {
     @Test
     void shouldRefuseToRunWithoutOnceOrSchedule() {
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new TidemarkCommand()).setErr(new PrintWriter(err));
+        CommandLine cli = new CommandLine(new ServicesCommand()).setErr(new PrintWriter(err));
         assertThat(cli.execute("conductor")).isEqualTo(2);
         assertThat(err.toString()).contains("--once").contains("--schedule");
     }
