@@ -8,6 +8,8 @@ import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.CommittedLagGauge;
+import io.tidemark.topics.ConsumerGroups;
+import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.LifecycleBuckets;
@@ -94,16 +96,8 @@ public final class BucketProcessorService extends ManagedService {
                 new WalkProgress(new WalkStates(zookeeper.client()), clock), metrics,
                 new PageLoop.Limits(settings.retryBackoffMax(), settings.faultMaxAttempts(),
                         settings.transactionBound(), settings.transactionTimeout()), clock);
-        worker = new Thread(() -> {
-            try {
-                loop.run(() -> running);
-            } catch (RuntimeException e) {
-                log.error("bucket processor loop failed: {}", e.toString(), e);
-                fail(e);
-            }
-        }, "bucket-processor-loop");
-        worker.start();
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, BucketProcessorSettings.groupId(config),
+        worker = startWorker("bucket-processor-loop", () -> loop.run(() -> running));
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, ConsumerGroups.from(config).bucketProcessor(),
                 List.of(topics.bucketTasks().name()), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("bucket-processor",
                 config.millis(TidemarkConfig.BUCKET_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
@@ -155,11 +149,9 @@ public final class BucketProcessorService extends ManagedService {
 
     /** The group's consumer: offsets commit only inside the page transactions; only committed tasks are read. */
     static Map<String, Object> consumerProperties(TidemarkConfig config, BucketProcessorSettings settings) {
-        Map<String, Object> properties = config.consumerProperties();
-        properties.put(ConsumerConfig.GROUP_ID_CONFIG, BucketProcessorSettings.groupId(config));
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<String, Object> properties = KafkaClients.groupConsumer(config.consumerProperties(),
+                ConsumerGroups.from(config).bucketProcessor());
         properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.tasksPerTransaction());
         return properties;
     }
@@ -169,13 +161,8 @@ public final class BucketProcessorService extends ManagedService {
      * passed with the offsets (KIP-447), so the id need not survive a restart.
      */
     static Map<String, Object> producerProperties(TidemarkConfig config) {
-        Map<String, Object> properties = config.producerProperties();
-        properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+        return KafkaClients.transactionalProducer(config.producerProperties(),
                 config.topicPrefix() + "bucket-processor-" + UUID.randomUUID());
-        properties.put(ProducerConfig.ACKS_CONFIG, "all");
-        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        properties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-        return properties;
     }
 
     @Override

@@ -30,9 +30,4 @@ public record BucketProcessorSettings(int pageSize, int tasksPerTransaction, Dur
         Duration quarter = transactionTimeout.dividedBy(4);
         return transactionMax.compareTo(quarter) < 0 ? transactionMax : quarter;
     }
-
-    /** The consumer group every instance joins: what operators watch for lag. */
-    public static String groupId(TidemarkConfig config) {
-        return config.topicPrefix() + "bucket-processor";
-    }
 }

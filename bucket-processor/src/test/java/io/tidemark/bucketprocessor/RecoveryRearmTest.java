@@ -8,7 +8,7 @@ import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
-import io.tidemark.replay.ReplayMetrics;
+import io.tidemark.replay.ReplayStreamsMetrics;
 import io.tidemark.replay.ReplayTopology;
 import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.topics.TopicRegistry;
@@ -64,7 +64,7 @@ class RecoveryRearmTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, "target/tmp/rearm-test-" + System.nanoTime());
         driver = new TopologyTestDriver(ReplayTopology.build(ReplayTopology.Params.from(config,
-                new ReplayMetrics(new SimpleMeterRegistry()))), props, created);
+                new ReplayStreamsMetrics(new SimpleMeterRegistry()))), props, created);
         TestInputTopic<String, BucketConfig> configs = driver.createInputTopic(topics.bucketConfigs().name(),
                 Serdes.String().serializer(), topics.bucketConfigs().valueSerde().serializer());
         TestInputTopic<String, MetaLogRecord> rearm = driver.createInputTopic(topics.rearm().name(),

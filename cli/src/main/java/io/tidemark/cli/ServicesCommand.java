@@ -8,8 +8,8 @@ import io.tidemark.cli.populator.PopulatorCommand;
 import io.tidemark.cli.replay.ReplayStreamsCommand;
 import io.tidemark.cli.rules.RulesCommand;
 import io.tidemark.cli.status.StatusCommand;
-import io.tidemark.cli.walker.BucketProcessorCommand;
-import io.tidemark.cli.walker.ConductorCommand;
+import io.tidemark.cli.bucketprocessor.BucketProcessorCommand;
+import io.tidemark.cli.conductor.ConductorCommand;
 import picocli.CommandLine.Command;
 
 /**

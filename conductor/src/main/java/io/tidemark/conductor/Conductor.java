@@ -3,18 +3,17 @@ package io.tidemark.conductor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.service.Metrics;
+import io.tidemark.service.OwnedResources;
 import io.tidemark.topics.GroupLag;
+import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -23,10 +22,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class Conductor implements AutoCloseable {
 
+    private final OwnedResources owned = new OwnedResources("conductor");
     private final ZooKeeperConnection zookeeper;
-    private final Admin admin;
-    private final KafkaProducer<byte[], byte[]> producer;
-    private final List<AutoCloseable> bindings = new ArrayList<>();
     private final ConductorPass pass;
     private final ConductorMetrics metrics;
 
@@ -34,33 +31,29 @@ public final class Conductor implements AutoCloseable {
         TopicRegistry topics = TopicRegistry.from(config);
         List<ConductorPass.Gate> gates = ConductorSettings.gates(config, topics);
         this.metrics = new ConductorMetrics(meters, gates.stream().map(ConductorPass.Gate::group).toList());
-        this.admin = Admin.create(config.adminProperties());
         try {
+            // Kafka's clients wait without bound in close(): each gets five seconds.
+            Admin admin = Admin.create(config.adminProperties());
+            owned.own("admin client", () -> admin.close(Duration.ofSeconds(5)));
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR))
                     .ensure(List.of(topics.bucketTasks()));
-            this.zookeeper = ZooKeeperConnection.start(config);
+            this.zookeeper = owned.own("ZooKeeper connection", ZooKeeperConnection.start(config));
+            KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    KafkaClients.idempotentProducer(config.producerProperties()), new ByteArraySerializer(),
+                    new ByteArraySerializer());
+            owned.own("producer", () -> producer.close(Duration.ofSeconds(5)));
+            owned.own("producer metrics", Metrics.bind(meters, producer));
+            this.pass = new ConductorPass(zookeeper.client(), producer, topics.bucketTasks(), new GroupLag(admin),
+                    gates, ConductorSettings.from(config), metrics, clock);
         } catch (RuntimeException e) {
-            admin.close();
+            // Whatever opened before the failure closes now: nobody else holds it.
+            owned.close();
             throw e;
         }
-        this.producer = new KafkaProducer<>(producerProperties(config), new ByteArraySerializer(),
-                new ByteArraySerializer());
-        bindings.add(Metrics.bind(meters, producer));
-        this.pass = new ConductorPass(zookeeper.client(), producer, topics.bucketTasks(), new GroupLag(admin),
-                gates, ConductorSettings.pass(config), metrics, clock);
     }
 
     public static Conductor open(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         return new Conductor(config, clock, meters);
-    }
-
-    static Map<String, Object> producerProperties(TidemarkConfig config) {
-        Map<String, Object> properties = config.producerProperties();
-        properties.put(ProducerConfig.ACKS_CONFIG, "all");
-        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        // One request in flight: see ObjectProcessorService (KAFKA-15591 on a topic created a moment ago).
-        properties.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-        return properties;
     }
 
     /** Runs one walker pass. */
@@ -78,15 +71,6 @@ public final class Conductor implements AutoCloseable {
 
     @Override
     public void close() {
-        for (AutoCloseable binding : bindings) {
-            try {
-                binding.close();
-            } catch (Exception ignored) {
-                // Meter bindings hold no resources worth failing a shutdown over.
-            }
-        }
-        producer.close(Duration.ofSeconds(5));
-        zookeeper.close();
-        admin.close(Duration.ofSeconds(5));
+        owned.close();
     }
 }

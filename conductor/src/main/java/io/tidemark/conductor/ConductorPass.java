@@ -39,20 +39,17 @@ final class ConductorPass {
     /**
      * @param maxBacklog the backlog above which a pass is skipped; negative turns the gate off
      */
-    record Settings(long maxBacklog, Duration lockWait, Duration walkStaleAfter) {
-    }
-
     private final CuratorFramework zookeeper;
     private final Producer<byte[], byte[]> producer;
     private final TopicSpec<String, BucketTask> bucketTasks;
     private final GroupLag probe;
     private final List<Gate> gates;
-    private final Settings settings;
+    private final ConductorSettings settings;
     private final ConductorMetrics metrics;
     private final Clock clock;
 
     ConductorPass(CuratorFramework zookeeper, Producer<byte[], byte[]> producer, TopicSpec<String, BucketTask> bucketTasks,
-                  GroupLag probe, List<Gate> gates, Settings settings, ConductorMetrics metrics, Clock clock) {
+                  GroupLag probe, List<Gate> gates, ConductorSettings settings, ConductorMetrics metrics, Clock clock) {
         this.zookeeper = zookeeper;
         this.producer = producer;
         this.bucketTasks = bucketTasks;

@@ -54,8 +54,7 @@ public final class ConductorService extends ManagedService {
         conductor = Conductor.open(config, clock, meters);
         log.info("conductor scheduled on \"{}\" (UTC); next pass at {}", schedule,
                 schedule.next(clock.instant()).map(Instant::toString).orElse("never"));
-        worker = new Thread(this::work, "conductor-schedule");
-        worker.start();
+        worker = startWorker("conductor-schedule", this::work);
     }
 
     private void work() {

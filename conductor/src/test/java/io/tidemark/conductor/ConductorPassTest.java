@@ -1,6 +1,8 @@
 package io.tidemark.conductor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -65,6 +67,28 @@ class ConductorPassTest {
     private static List<BucketTask> seededTasks(TidemarkConfig config) {
         return TopicReader.committedValues(config.consumerProperties(), TopicRegistry.from(config).bucketTasks(),
                 Duration.ofSeconds(30));
+    }
+
+    /** Client threads of this JVM whose names contain {@code part}: what an open admin or ZooKeeper client runs. */
+    private static long threads(String part) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.isAlive() && t.getName().contains(part))
+                .count();
+    }
+
+    @Test
+    void shouldCloseWhatItOpenedWhenOpeningFailsPartWay(LocalCluster cluster, ClusterNamespace ns) {
+        // The producer is the last thing opened; a setting it refuses makes it fail after the admin client and
+        // ZooKeeper are connected.
+        TidemarkConfig config = config(cluster, ns, "leak",
+                Map.of("kafka.producer.max.in.flight.requests.per.connection", "not-a-number"));
+        long admins = threads("kafka-admin-client-thread");
+        long zookeepers = threads("-SendThread(");
+        assertThatThrownBy(() -> Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry()))
+                .isInstanceOf(org.apache.kafka.common.KafkaException.class);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(threads("kafka-admin-client-thread")).isEqualTo(admins);
+            assertThat(threads("-SendThread(")).isEqualTo(zookeepers);
+        });
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.tidemark.objectprocessor;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.ObjectTask;
+import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
@@ -57,9 +58,7 @@ public final class DeadLetters {
     /** Every task parked and not yet replayed or purged, in topic order (by partition, then offset). */
     public List<Parked> read(Duration timeout) {
         TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
-        Map<String, Object> properties = config.consumerProperties();
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        Map<String, Object> properties = KafkaClients.committedReader(config.consumerProperties());
         Map<String, Parked> live = new LinkedHashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
@@ -137,7 +136,7 @@ public final class DeadLetters {
     }
 
     private KafkaProducer<byte[], byte[]> producer() {
-        return new KafkaProducer<>(ObjectProcessorService.producerProperties(config), new ByteArraySerializer(),
+        return new KafkaProducer<>(KafkaClients.idempotentProducer(config.producerProperties()), new ByteArraySerializer(),
                 new ByteArraySerializer());
     }
 

@@ -32,13 +32,13 @@ final class DeleteCaller {
 
     private final LifecycleDeleteClient client;
     private final ScheduledExecutorService scheduler;
-    private final ProcessorMetrics metrics;
+    private final ObjectProcessorMetrics metrics;
     private final Retry transportRetry;
     private final AtomicReference<RateLimiter> limiter = new AtomicReference<>();
     private volatile double rate;
 
-    DeleteCaller(LifecycleDeleteClient client, ScheduledExecutorService scheduler, ProcessorSettings settings,
-                 ProcessorMetrics metrics) {
+    DeleteCaller(LifecycleDeleteClient client, ScheduledExecutorService scheduler, ObjectProcessorSettings settings,
+                 ObjectProcessorMetrics metrics) {
         this.client = client;
         this.scheduler = scheduler;
         this.metrics = metrics;

@@ -8,6 +8,8 @@ import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.CommittedLagGauge;
+import io.tidemark.topics.ConsumerGroups;
+import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Clock;
@@ -42,8 +44,8 @@ public final class ObjectProcessorService extends ManagedService {
     private final TidemarkConfig config;
     private final Clock clock;
     private final MeterRegistry meters;
-    private final ProcessorMetrics metrics;
-    private final ProcessorSettings settings;
+    private final ObjectProcessorMetrics metrics;
+    private final ObjectProcessorSettings settings;
     private final List<AutoCloseable> bindings = new ArrayList<>();
 
     private volatile boolean running;
@@ -63,11 +65,11 @@ public final class ObjectProcessorService extends ManagedService {
         this.config = config;
         this.clock = clock;
         this.meters = meters;
-        this.metrics = new ProcessorMetrics(meters);
-        this.settings = ProcessorSettings.from(config);
+        this.metrics = new ObjectProcessorMetrics(meters);
+        this.settings = ObjectProcessorSettings.from(config);
     }
 
-    public ProcessorMetrics metrics() {
+    public ObjectProcessorMetrics metrics() {
         return metrics;
     }
 
@@ -82,7 +84,7 @@ public final class ObjectProcessorService extends ManagedService {
         }
         consumer = new KafkaConsumer<>(consumerProperties(config), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
-        producer = new KafkaProducer<>(producerProperties(config), new ByteArraySerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(KafkaClients.idempotentProducer(config.producerProperties()), new ByteArraySerializer(), new ByteArraySerializer());
         bindings.add(Metrics.bind(meters, consumer));
         bindings.add(Metrics.bind(meters, producer));
         gateway = LifecycleDeleteClient.connect(config.getString(TidemarkConfig.S3_GRPC_ADDRESS), config.grpcTls(),
@@ -110,15 +112,8 @@ public final class ObjectProcessorService extends ManagedService {
                 new TaskDecoder(topics.objectTasks().valueSerde().deserializer()), caller, runner,
                 new TaskRecorder(producer, topics.lifecycleEvents(), topics.objectTasksDlq(), topics.bucketTasks()),
                 settings, metrics, scheduler, clock);
-        worker = new Thread(() -> {
-            try {
-                loop.run(() -> running);
-            } catch (RuntimeException e) {
-                fail(e);
-            }
-        }, "object-processor-loop");
-        worker.start();
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, ProcessorSettings.groupId(config),
+        worker = startWorker("object-processor-loop", () -> loop.run(() -> running));
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, ConsumerGroups.from(config).objectProcessor(),
                 List.of(topics.objectTasks().name()), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("object-processor",
                 config.millis(TidemarkConfig.OBJECT_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
@@ -126,29 +121,11 @@ public final class ObjectProcessorService extends ManagedService {
 
     /** The group's consumer: manual commits of finished tasks only, and only committed transactional output. */
     static Map<String, Object> consumerProperties(TidemarkConfig config) {
-        Map<String, Object> properties = config.consumerProperties();
-        properties.put(ConsumerConfig.GROUP_ID_CONFIG, ProcessorSettings.groupId(config));
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<String, Object> properties = KafkaClients.groupConsumer(config.consumerProperties(),
+                ConsumerGroups.from(config).objectProcessor());
         // Never a silent jump: a new group starts at the beginning, and a position retention has deleted is logged,
         // counted and alerted on before the loop moves on (TaskLoop#poll).
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        return properties;
-    }
-
-    /**
-     * The producer of audit records and dead letters. One request in flight per connection by default: Kafka 4.3's
-     * broker accepts any first sequence number on a partition with no producer state, so when a request reaches a
-     * partition created a moment ago before the broker applied it (NOT_LEADER_OR_FOLLOWER) and the next request
-     * does not, the first one's records can never be written and are lost when their delivery timeout ends
-     * (KAFKA-15591, seen here on the embedded broker). With one request in flight nothing overtakes a retry.
-     */
-    public static Map<String, Object> producerProperties(TidemarkConfig config) {
-        Map<String, Object> properties = config.producerProperties();
-        properties.put(ProducerConfig.ACKS_CONFIG, "all");
-        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        properties.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-        properties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         return properties;
     }
 

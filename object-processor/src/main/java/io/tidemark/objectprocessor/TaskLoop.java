@@ -54,8 +54,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final DeleteCaller caller;
     private final ActionRunner runner;
     private final TaskRecorder recorder;
-    private final ProcessorSettings settings;
-    private final ProcessorMetrics metrics;
+    private final ObjectProcessorSettings settings;
+    private final ObjectProcessorMetrics metrics;
     private final ScheduledExecutorService scheduler;
     private final Clock clock;
     private final IntervalFunction retryLaterBackoff;
@@ -75,7 +75,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private volatile boolean polling;
 
     TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
-             ActionRunner runner, TaskRecorder recorder, ProcessorSettings settings, ProcessorMetrics metrics,
+             ActionRunner runner, TaskRecorder recorder, ObjectProcessorSettings settings, ObjectProcessorMetrics metrics,
              ScheduledExecutorService scheduler, Clock clock) {
         this.consumer = consumer;
         this.topic = topic;

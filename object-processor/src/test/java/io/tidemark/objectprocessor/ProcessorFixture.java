@@ -10,13 +10,14 @@ import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.ObjectVersionInfo;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.messages.ObjectTask;
-import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
+import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicReader;
@@ -266,7 +267,7 @@ final class ProcessorFixture implements AutoCloseable {
     /** The group's committed offset per partition of {@code object-tasks}. */
     Map<Integer, Long> committedOffsets() throws ExecutionException, InterruptedException {
         Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
-                ProcessorSettings.groupId(config)).partitionsToOffsetAndMetadata().get();
+                ConsumerGroups.from(config).objectProcessor()).partitionsToOffsetAndMetadata().get();
         return offsets.entrySet().stream().filter(e -> e.getValue() != null)
                 .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset()));
     }

@@ -95,6 +95,23 @@ public abstract class ManagedService implements AutoCloseable {
     }
 
     /**
+     * Starts the service's worker: a thread named {@code threadName} that runs {@code loop}. An exception that escapes
+     * the loop fails the service (liveness goes down and what it started is stopped) rather than ending the thread
+     * unseen. {@link #stopWorker} stops it.
+     */
+    protected final Thread startWorker(String threadName, Runnable loop) {
+        Thread worker = new Thread(() -> {
+            try {
+                loop.run();
+            } catch (RuntimeException e) {
+                fail(e);
+            }
+        }, threadName);
+        worker.start();
+        return worker;
+    }
+
+    /**
      * Waits for a service's worker thread to finish what it has in hand — three quarters of the shutdown timeout,
      * at least a second — then interrupts it and waits two seconds more. Does nothing from the worker itself (a
      * service the worker failed is closed on that thread).

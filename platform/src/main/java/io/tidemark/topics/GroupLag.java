@@ -173,11 +173,7 @@ public final class GroupLag {
      * in time is left out, to be estimated.
      */
     private Map<TopicPartition, Long> count(Map<TopicPartition, Range> ranges) {
-        Map<String, Object> properties = new HashMap<>(consumerProperties);
-        properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        properties.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, Object> properties = KafkaClients.committedReader(consumerProperties);
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "tidemark-backlog-" + System.nanoTime());
         Map<TopicPartition, Long> counts = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),

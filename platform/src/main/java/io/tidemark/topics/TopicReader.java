@@ -41,9 +41,7 @@ public final class TopicReader {
      */
     public static <V> List<V> committedValues(Map<String, Object> consumerProperties, TopicSpec<?, V> topic,
                                               Duration timeout) {
-        Map<String, Object> properties = new HashMap<>(consumerProperties);
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        Map<String, Object> properties = KafkaClients.committedReader(consumerProperties);
         List<V> values = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
@@ -55,9 +53,7 @@ public final class TopicReader {
 
     /** How many committed records a topic holds now (transaction markers are not records), read with its own consumer. */
     public static long count(Map<String, Object> consumerProperties, TopicSpec<?, ?> topic, Duration timeout) {
-        Map<String, Object> properties = new HashMap<>(consumerProperties);
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        Map<String, Object> properties = KafkaClients.committedReader(consumerProperties);
         long[] count = {0};
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {

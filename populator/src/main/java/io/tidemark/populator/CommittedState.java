@@ -4,6 +4,7 @@ import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
+import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
@@ -72,10 +73,7 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
 
     /** Reads both compacted topics to their end. */
     public static CommittedState read(Map<String, Object> consumerProperties, TopicRegistry topics, Duration timeout) {
-        Map<String, Object> props = new HashMap<>(consumerProperties);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        Map<String, Object> props = KafkaClients.committedReader(consumerProperties);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "tidemark-populator-state");
         try (Consumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {

@@ -49,7 +49,7 @@ public final class MetaLogTailer {
     private static final Duration POLL = Duration.ofMillis(200);
     private static final int LIST_PAGE = 1_000;
 
-    private final TailerSettings settings;
+    private final PopulatorSettings settings;
     private final FilerClient filer;
     private final BucketRegistry registry;
     private final Supplier<TransactionalPublisher> publishers;
@@ -59,7 +59,7 @@ public final class MetaLogTailer {
     private final Clock clock;
     private final PopulatorMetrics metrics;
 
-    public MetaLogTailer(TailerSettings settings, FilerClient filer, BucketRegistry registry,
+    public MetaLogTailer(PopulatorSettings settings, FilerClient filer, BucketRegistry registry,
                          Supplier<TransactionalPublisher> publishers, Supplier<CommittedState> committedState,
                          RuleReader rules, ShardFunction shards, Clock clock, PopulatorMetrics metrics) {
         this.settings = settings;

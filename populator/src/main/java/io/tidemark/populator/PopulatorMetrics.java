@@ -56,7 +56,7 @@ public final class PopulatorMetrics {
     private volatile boolean leader;
     private volatile int registrySize;
     private volatile int invalidConfigs;
-    private volatile String status = "starting";
+    private volatile PopulatorStatus status = PopulatorStatus.STARTING;
 
     public PopulatorMetrics(MeterRegistry registry, Clock clock) {
         this.clock = clock;
@@ -299,7 +299,7 @@ public final class PopulatorMetrics {
         invalidConfigs = invalid;
     }
 
-    void status(String value) {
+    void status(PopulatorStatus value) {
         status = value;
     }
 
@@ -307,7 +307,7 @@ public final class PopulatorMetrics {
         return leader;
     }
 
-    public String status() {
+    public PopulatorStatus status() {
         return status;
     }
 

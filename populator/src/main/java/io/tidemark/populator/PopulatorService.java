@@ -42,7 +42,7 @@ public final class PopulatorService extends ManagedService {
     private final Clock clock;
     private final MeterRegistry meters;
     private final PopulatorMetrics metrics;
-    private final TailerSettings settings;
+    private final PopulatorSettings settings;
     private final String instanceId;
 
     private volatile boolean running;
@@ -65,7 +65,7 @@ public final class PopulatorService extends ManagedService {
         this.clock = clock;
         this.meters = meters;
         this.metrics = new PopulatorMetrics(meters, clock);
-        this.settings = TailerSettings.from(config);
+        this.settings = PopulatorSettings.from(config);
         this.instanceId = ManagementFactory.getRuntimeMXBean().getName();
         this.elections = elections != null ? elections : zk -> new LatchLeadership(zk, instanceId);
     }
@@ -81,8 +81,7 @@ public final class PopulatorService extends ManagedService {
         filer = FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
                 config.grpcDeadline());
         leadership = elections.apply(zookeeper.client());
-        worker = new Thread(this::work, "populator-tailer");
-        worker.start();
+        worker = startWorker("populator-tailer", this::work);
         statusLog = StatusLog.start("populator", config.millis(TidemarkConfig.POPULATOR_STATUS_INTERVAL_MS), log,
                 metrics::statusLine);
     }
@@ -95,7 +94,7 @@ public final class PopulatorService extends ManagedService {
                 Optional<String> leaderNode = leadership.awaitLeading(Duration.ofSeconds(1));
                 if (leaderNode.isEmpty()) {
                     metrics.leader(false);
-                    metrics.status("standby");
+                    metrics.status(PopulatorStatus.STANDBY);
                     continue;
                 }
                 if (!confirmedLeader()) {
@@ -108,12 +107,12 @@ public final class PopulatorService extends ManagedService {
                     continue;
                 }
                 metrics.leader(true);
-                metrics.status("leading");
+                metrics.status(PopulatorStatus.LEADING);
                 metrics.termStarted();
                 log.info("populator {} leads; tailing the filer meta-log", instanceId);
                 tailer.run(() -> running && leadership.holds(), leaderNode.get());
                 backoff = Duration.ofMillis(100);
-                metrics.status(running ? "standby" : "stopped");
+                metrics.status(running ? PopulatorStatus.STANDBY : PopulatorStatus.STOPPED);
                 log.info("populator {} no longer leads", instanceId);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -130,7 +129,7 @@ public final class PopulatorService extends ManagedService {
                     leadership.rejoin();
                     continue;
                 }
-                metrics.status("retrying");
+                metrics.status(PopulatorStatus.RETRYING);
                 log.error("populator term failed: {}; retrying from the checkpoint in {} ms", e.toString(),
                         backoff.toMillis(), e);
                 if (!sleep(backoff)) {
@@ -143,7 +142,7 @@ public final class PopulatorService extends ManagedService {
             }
         }
         metrics.leader(false);
-        metrics.status("stopped");
+        metrics.status(PopulatorStatus.STOPPED);
     }
 
     /** A term starts only on ZooKeeper's word read now; a read that fails starts none (the next round asks again). */
@@ -163,7 +162,7 @@ public final class PopulatorService extends ManagedService {
     static MetaLogTailer tailer(TidemarkConfig config, FilerClient filer, CuratorFramework zookeeper, Clock clock,
                                 PopulatorMetrics metrics, MeterRegistry meters) {
         TopicRegistry topics = TopicRegistry.from(config);
-        TailerSettings settings = TailerSettings.from(config);
+        PopulatorSettings settings = PopulatorSettings.from(config);
         AtomicBoolean topicsChecked = new AtomicBoolean();
         Supplier<TransactionalPublisher> publishers = () -> {
             if (!topicsChecked.get()) {
@@ -228,21 +227,14 @@ public final class PopulatorService extends ManagedService {
 
     @Override
     protected boolean readinessCheck() {
-        return zookeeper != null && zookeeper.connected() && !"retrying".equals(metrics.status());
+        return zookeeper != null && zookeeper.connected() && metrics.status() != PopulatorStatus.RETRYING;
     }
 
     @Override
     protected void doStop() throws Exception {
         running = false;
-        Thread w = worker;
-        if (w != null) {
-            // The tailer checks running at least every poll, aborts its open transaction and returns.
-            w.join(Math.max(1_000, config.shutdownTimeout().toMillis() / 2));
-            if (w.isAlive()) {
-                w.interrupt();
-                w.join(2_000);
-            }
-        }
+        // The tailer checks running at least every poll, aborts its open transaction and returns.
+        stopWorker(worker, config.shutdownTimeout());
         if (statusLog != null) {
             statusLog.close();
         }

@@ -7,6 +7,7 @@ import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecordView;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
+import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
@@ -67,14 +68,12 @@ public final class TransactionalPublisher implements AutoCloseable {
         // Throughput defaults an operator may override through kafka.producer.*.
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TailerSettings.DEFAULT_TRANSACTION_TIMEOUT.toMillis());
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) PopulatorSettings.DEFAULT_TRANSACTION_TIMEOUT.toMillis());
         // A bucket's configuration record carries its lifecycle XML (up to 1 MiB as S3 allows it) in JSON.
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         props.putAll(producerProperties);
         // Exactly-once and the shard layout are not negotiable.
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props = KafkaClients.transactionalProducer(props, transactionalId);
         props.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, ShardPartitioner.class.getName());
         props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "tidemark-populator");
         Producer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());

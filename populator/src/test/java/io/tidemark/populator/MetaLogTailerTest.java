@@ -113,7 +113,7 @@ class MetaLogTailerTest {
         Map<String, String> settings = new java.util.HashMap<>(Map.of("shard.bits", "2", "populator.batch.max.ms", "20"));
         settings.putAll(extra);
         producer.initTransactions();
-        return new MetaLogTailer(TailerSettings.from(new TidemarkConfig(settings)), filer, registry,
+        return new MetaLogTailer(PopulatorSettings.from(new TidemarkConfig(settings)), filer, registry,
                 () -> new TransactionalPublisher(producer, topics), () -> state, config.ruleReader(),
                 ShardFunction.withBits(2), Clock.systemUTC(), metrics);
     }
@@ -164,7 +164,7 @@ class MetaLogTailerTest {
                 new ByteArraySerializer(), new ByteArraySerializer());
         own.initTransactions();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        new MetaLogTailer(TailerSettings.from(config), on, freshRegistry("gap-" + System.nanoTime()),
+        new MetaLogTailer(PopulatorSettings.from(config), on, freshRegistry("gap-" + System.nanoTime()),
                 () -> new TransactionalPublisher(own, topics), () -> state, config.ruleReader(), ShardFunction.withBits(2),
                 Clock.systemUTC(), metrics).run(() -> !done.test(own) && System.nanoTime() < deadline);
         return own;

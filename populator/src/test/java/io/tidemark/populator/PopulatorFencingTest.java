@@ -92,14 +92,14 @@ class PopulatorFencingTest {
             await().atMost(CATCH_UP).until(() -> zombie.metrics().leader()
                     && f.checkpoint().map(c -> c.published() > 0).orElse(false));
             PopulatorService successor = f.startPopulator();
-            await().atMost(CATCH_UP).until(() -> successor.metrics().status().equals("standby"));
+            await().atMost(CATCH_UP).until(() -> successor.metrics().status() == PopulatorStatus.STANDBY);
 
             // The zombie's session "expires" behind its back: its election node goes, and it never hears of it.
             deleteFirstElectionNode(f.zookeeper.client());
             await().atMost(CATCH_UP).until(() -> successor.metrics().leader());
 
             await().atMost(CATCH_UP).until(() -> zombie.metrics().stoodDown() == 1
-                    && zombie.metrics().status().equals("standby"));
+                    && zombie.metrics().status() == PopulatorStatus.STANDBY);
             workload.awaitFinished();
             f.awaitCaughtUp(CATCH_UP);
             assertThat(successor.metrics().termsStarted()).as("the successor's terms: it was never fenced back")

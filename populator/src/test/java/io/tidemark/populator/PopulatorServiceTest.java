@@ -134,7 +134,7 @@ class PopulatorServiceTest {
             await().atMost(CATCH_UP).until(() -> first.metrics().leader() ^ second.metrics().leader());
             PopulatorService leader = first.metrics().leader() ? first : second;
             PopulatorService standby = leader == first ? second : first;
-            await().atMost(CATCH_UP).until(() -> standby.metrics().status().equals("standby"));
+            await().atMost(CATCH_UP).until(() -> standby.metrics().status() == PopulatorStatus.STANDBY);
             assertThat(standby.ready()).isTrue();
             f.emulator.s3().createBucket("b", false);
             f.emulator.s3().putObject("b", "before", 1, Map.of(), Map.of());

@@ -50,7 +50,7 @@ final class LocalState {
      * @param applicationDirectory the state directory's {@code <application.id>} subdirectory
      * @param globalTopic          the topic the global store is filled from
      */
-    static void prepare(Path applicationDirectory, String globalTopic, Admin admin, ReplayMetrics metrics) {
+    static void prepare(Path applicationDirectory, String globalTopic, Admin admin, ReplayStreamsMetrics metrics) {
         try {
             String clusterId = admin.describeCluster().clusterId().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             Optional<String> topicId = topicId(admin, globalTopic);

@@ -2,16 +2,18 @@ package io.tidemark.replay;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.messages.BucketConfig;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.CommittedLagGauge;
+import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ReplayInstances;
 import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.time.Clock;
 import java.time.Duration;
-import io.tidemark.messages.BucketConfig;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -39,8 +41,9 @@ public final class ReplayStreamsService extends ManagedService {
     private static final Logger log = LoggerFactory.getLogger(ReplayStreamsService.class);
 
     private final TidemarkConfig config;
+    private final Clock clock;
     private final MeterRegistry meters;
-    private final ReplayMetrics metrics;
+    private final ReplayStreamsMetrics metrics;
     private volatile KafkaStreams streams;
     private volatile AutoCloseable binding;
     private volatile StatusLog statusLog;
@@ -49,31 +52,28 @@ public final class ReplayStreamsService extends ManagedService {
     private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName()
             + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
 
-    public ReplayStreamsService(TidemarkConfig config, MeterRegistry meters) {
+    /** @param clock what timers fall due by (wall-clock punctuations) and what the instance reports carry */
+    public ReplayStreamsService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         super("replay-streams");
         this.config = config;
+        this.clock = clock;
         this.meters = meters;
-        this.metrics = new ReplayMetrics(meters);
+        this.metrics = new ReplayStreamsMetrics(meters);
     }
 
-    public ReplayMetrics metrics() {
+    public ReplayStreamsMetrics metrics() {
         return metrics;
     }
 
     /** Streams' {@code poll.ms} unless {@code kafka.streams.poll.ms} says otherwise; see {@link #streamsProperties}. */
     static final long POLL_MS = 10;
 
-    /** The application id, which is also the consumer group operators watch. */
-    public static String applicationId(TidemarkConfig config) {
-        return config.topicPrefix() + "replay-streams";
-    }
-
     /** The Streams settings: passthrough {@code kafka.streams.*} first, then what exactly-once timers require. */
     static Properties streamsProperties(TidemarkConfig config) {
         TopicRegistry topics = TopicRegistry.from(config);
         Properties props = new Properties();
         props.putAll(config.streamsProperties());
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(config));
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, ConsumerGroups.from(config).replayStreams());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.replayStateDir().toAbsolutePath().toString());
@@ -105,11 +105,11 @@ public final class ReplayStreamsService extends ManagedService {
                     topics.bucketTasks(), topics.replayStreamsDlq()));
         }
         try (Admin admin = Admin.create(config.adminProperties())) {
-            LocalState.prepare(config.replayStateDir().resolve(applicationId(config)), topics.bucketConfigs().name(),
+            LocalState.prepare(config.replayStateDir().resolve(ConsumerGroups.from(config).replayStreams()), topics.bucketConfigs().name(),
                     admin, metrics);
         }
         streams = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
-                streamsProperties(config));
+                streamsProperties(config), ClockTime.of(clock));
         streams.setUncaughtExceptionHandler(error -> {
             fail(error);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
@@ -117,12 +117,12 @@ public final class ReplayStreamsService extends ManagedService {
         binding = Metrics.bind(meters, streams);
         streams.start();
         zookeeper = ZooKeeperConnection.start(config);
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, applicationId(config),
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, ConsumerGroups.from(config).replayStreams(),
                 List.of(topics.metaLog().name(), topics.rearm().name()), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("replay-streams", config.millis(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS), log,
                 () -> {
                     ReplayInstances.publish(zookeeper.client(), new ReplayInstances.Report(instanceId,
-                            metrics.pending(), activeTasks(), System.currentTimeMillis()));
+                            metrics.pending(), activeTasks(), clock.millis()));
                     return metrics.statusLine(streams.state().name());
                 });
     }

@@ -44,10 +44,10 @@ public final class ReplayTopology {
      * @param firingShare splits {@code maxFireTimePerTick} among the processors of each stream thread
      */
     public record Params(TopicRegistry topics, RuleReader rules, Duration punctuateInterval, int maxPerTick,
-                         Duration maxFireTimePerTick, LongSupplier nanoTime, ReplayMetrics metrics,
+                         Duration maxFireTimePerTick, LongSupplier nanoTime, ReplayStreamsMetrics metrics,
                          ThreadFiringShare firingShare) {
 
-        public static Params from(TidemarkConfig config, ReplayMetrics metrics) {
+        public static Params from(TidemarkConfig config, ReplayStreamsMetrics metrics) {
             return new Params(TopicRegistry.from(config), config.ruleReader(),
                     config.millis(TidemarkConfig.REPLAY_PUNCTUATE_INTERVAL_MS),
                     config.getInt(TidemarkConfig.REPLAY_MAX_FIRED_PER_TICK),

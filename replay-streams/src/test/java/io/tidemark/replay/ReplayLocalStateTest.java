@@ -9,10 +9,12 @@ import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.LocalClusterTest;
 import io.tidemark.messages.BucketConfig;
+import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +62,7 @@ class ReplayLocalStateTest {
     }
 
     private static ReplayStreamsService started(TidemarkConfig config) {
-        ReplayStreamsService service = new ReplayStreamsService(config, new SimpleMeterRegistry());
+        ReplayStreamsService service = new ReplayStreamsService(config, Clock.systemUTC(), new SimpleMeterRegistry());
         service.start();
         return service;
     }
@@ -103,7 +105,7 @@ class ReplayLocalStateTest {
     void shouldDiscardStateWrittenAgainstAnotherKafkaCluster(LocalCluster cluster, ClusterNamespace ns,
                                                              @TempDir Path data) throws Exception {
         TidemarkConfig config = new TidemarkConfig(settings(cluster, ns, "moved", data));
-        Path application = data.resolve("replay-streams").resolve(ReplayStreamsService.applicationId(config));
+        Path application = data.resolve("replay-streams").resolve(ConsumerGroups.from(config).replayStreams());
         Files.createDirectories(application.resolve("0_0"));
         Files.writeString(application.resolve(LocalState.MARKER_FILE), "kafka.cluster.id=a-cluster-that-is-gone\n");
         Files.writeString(application.resolve("0_0").resolve("leftover"), "state of another cluster");

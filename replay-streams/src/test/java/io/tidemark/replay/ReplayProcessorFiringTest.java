@@ -85,7 +85,7 @@ class ReplayProcessorFiringTest {
 
     @BeforeEach
     void init() {
-        Task task = task(ReplayTopology.Params.from(config, new ReplayMetrics(new SimpleMeterRegistry())));
+        Task task = task(ReplayTopology.Params.from(config, new ReplayStreamsMetrics(new SimpleMeterRegistry())));
         context = task.context();
         processor = task.processor();
         tick = task.tick();
@@ -161,7 +161,7 @@ class ReplayProcessorFiringTest {
         ReplayTopology.Params params = ReplayTopology.Params.from(new TidemarkConfig(Map.of("shard.bits", "2",
                         "lifecycle.day.seconds", "10", "lifecycle.due.policy", "exact",
                         "replay-streams.max.fire.time.per.tick.ms", "40")),
-                new ReplayMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(5_000_000L));
+                new ReplayStreamsMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(5_000_000L));
         long due = T0.plusSeconds(11).toEpochMilli();
         String[] keys = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p"};
 
@@ -195,7 +195,7 @@ class ReplayProcessorFiringTest {
         Task task = task(ReplayTopology.Params.from(new TidemarkConfig(Map.of("shard.bits", "2",
                         "lifecycle.day.seconds", "10", "lifecycle.due.policy", "exact",
                         "replay-streams.max.fire.time.per.tick.ms", "400")),
-                new ReplayMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(25_000_000L)));
+                new ReplayStreamsMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(25_000_000L)));
         String[] keys = new String[60];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = "k" + i;

@@ -17,6 +17,7 @@ import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -86,8 +87,8 @@ class ReplayStreamsGroupTest {
         two.put("replay-streams.state.dir", state.resolve("two").toString());
         TidemarkConfig config = new TidemarkConfig(settings);
         TopicRegistry topics = TopicRegistry.from(config);
-        try (ReplayStreamsService a = new ReplayStreamsService(new TidemarkConfig(one), new SimpleMeterRegistry());
-             ReplayStreamsService b = new ReplayStreamsService(new TidemarkConfig(two), new SimpleMeterRegistry())) {
+        try (ReplayStreamsService a = new ReplayStreamsService(new TidemarkConfig(one), Clock.systemUTC(), new SimpleMeterRegistry());
+             ReplayStreamsService b = new ReplayStreamsService(new TidemarkConfig(two), Clock.systemUTC(), new SimpleMeterRegistry())) {
             a.start();
             b.start();
             await().atMost(Duration.ofSeconds(90)).until(() -> a.streamsState() == KafkaStreams.State.RUNNING

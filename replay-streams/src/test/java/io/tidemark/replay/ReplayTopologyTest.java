@@ -49,7 +49,7 @@ class ReplayTopologyTest {
             "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000",
             "replay-streams.max.fired.per.tick", "2"));
     private final TopicRegistry topics = TopicRegistry.from(config);
-    private final ReplayMetrics metrics = new ReplayMetrics(new SimpleMeterRegistry());
+    private final ReplayStreamsMetrics metrics = new ReplayStreamsMetrics(new SimpleMeterRegistry());
     private TopologyTestDriver driver;
     private TestInputTopic<String, MetaLogRecord> metaLog;
     private TestInputTopic<String, MetaLogRecord> rearm;
@@ -819,7 +819,7 @@ class ReplayTopologyTest {
                 "replay-streams.max.fired.per.tick", "100", "replay-streams.max.fire.time.per.tick.ms", "200"));
         // Each clock reading moves 8 ms; a burst's first slice is 25 ms.
         java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
-        ReplayMetrics own = new ReplayMetrics(new SimpleMeterRegistry());
+        ReplayStreamsMetrics own = new ReplayStreamsMetrics(new SimpleMeterRegistry());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "replay-budget-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

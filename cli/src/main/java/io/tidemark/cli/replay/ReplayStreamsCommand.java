@@ -3,6 +3,7 @@ package io.tidemark.cli.replay;
 import io.tidemark.cli.ConfigOptions;
 import io.tidemark.cli.ServiceLauncher;
 import io.tidemark.replay.ReplayStreamsService;
+import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,6 +20,7 @@ public final class ReplayStreamsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ServiceLauncher.run(options, "replay-streams", ReplayStreamsService::new);
+        return ServiceLauncher.run(options, "replay-streams",
+                (config, registry) -> new ReplayStreamsService(config, Clock.systemUTC(), registry));
     }
 }

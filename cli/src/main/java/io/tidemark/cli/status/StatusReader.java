@@ -4,6 +4,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.objectprocessor.DeadLetters;
 import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
@@ -74,12 +75,10 @@ public final class StatusReader {
     private StatusReport read(Admin admin, CuratorFramework zk) throws Exception {
         TopicRegistry topics = TopicRegistry.from(config);
         GroupLag lag = new GroupLag(admin, config.consumerProperties());
-        String prefix = config.topicPrefix();
         List<GroupLag.Partition> partitions = new ArrayList<>();
-        partitions.addAll(lag.partitions(prefix + "replay-streams", List.of(topics.metaLog().name(),
-                topics.rearm().name())));
-        partitions.addAll(lag.partitions(prefix + "bucket-processor", List.of(topics.bucketTasks().name())));
-        partitions.addAll(lag.partitions(prefix + "object-processor", List.of(topics.objectTasks().name())));
+        for (ConsumerGroups.Group group : ConsumerGroups.from(config).withInputs(topics)) {
+            partitions.addAll(lag.partitions(group.id(), group.topics()));
+        }
 
         String leader = populatorLeader(zk);
         // Read only once the populator wrote it: a consumer asked for a topic that does not exist waits it out.

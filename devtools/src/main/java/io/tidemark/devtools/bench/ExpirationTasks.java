@@ -8,6 +8,7 @@ import io.tidemark.messages.ObjectTask;
 import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.S3Entries;
+import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Instant;
@@ -59,7 +60,7 @@ public final class ExpirationTasks {
             records.add(topics.objectTasks().record(
                     ShardPartitioner.shardOf(recordKey, topics.objectTasks().partitions()), recordKey, task));
         }
-        Map<String, Object> producerProperties = ObjectProcessorService.producerProperties(config);
+        Map<String, Object> producerProperties = KafkaClients.idempotentProducer(config.producerProperties());
         producerProperties.put("linger.ms", 20);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(),
                 new ByteArraySerializer())) {

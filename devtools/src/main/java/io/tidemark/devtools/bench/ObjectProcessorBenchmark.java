@@ -7,7 +7,7 @@ import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.objectprocessor.ObjectProcessorService;
-import io.tidemark.objectprocessor.ProcessorMetrics;
+import io.tidemark.objectprocessor.ObjectProcessorMetrics;
 import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.client.GrpcTls;
 import io.tidemark.seaweed.client.LifecycleDeleteClient;
@@ -172,7 +172,7 @@ final class ObjectProcessorBenchmark {
     private static long done(List<ObjectProcessorService> services) {
         long done = 0;
         for (ObjectProcessorService service : services) {
-            ProcessorMetrics m = service.metrics();
+            ObjectProcessorMetrics m = service.metrics();
             done += m.finishedCount("DONE");
         }
         return done;

@@ -8,7 +8,7 @@ import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
-import io.tidemark.replay.ReplayMetrics;
+import io.tidemark.replay.ReplayStreamsMetrics;
 import io.tidemark.replay.ReplayStreamsService;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
@@ -21,6 +21,7 @@ import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -82,8 +83,8 @@ final class ReplayBenchmark {
                     options.daySeconds());
             out.flush();
             double raw = rawRead(config, topics, options.events());
-            ReplayMetrics metrics;
-            try (ReplayStreamsService service = new ReplayStreamsService(config, new SimpleMeterRegistry())) {
+            ReplayStreamsMetrics metrics;
+            try (ReplayStreamsService service = new ReplayStreamsService(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
                 service.start();
                 metrics = service.metrics();
                 long began = System.nanoTime();
@@ -175,11 +176,11 @@ final class ReplayBenchmark {
                 heap.getUsed() >> 20, heap.getMax() >> 20);
     }
 
-    private static long armed(ReplayMetrics metrics) {
+    private static long armed(ReplayStreamsMetrics metrics) {
         return metrics.total("tidemark.replay.timers.armed", "expiration_days");
     }
 
-    private static long fired(ReplayMetrics metrics) {
+    private static long fired(ReplayStreamsMetrics metrics) {
         return metrics.total("tidemark.replay.timers.fired", "expiration_days");
     }
 

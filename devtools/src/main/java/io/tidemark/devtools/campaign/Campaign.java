@@ -7,6 +7,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.localcluster.ServiceProcess;
+import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
@@ -261,7 +262,7 @@ final class Campaign {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         long left;
         do {
-            left = lag.backlog(config.topicPrefix() + "object-processor", List.of(topics.objectTasks().name()));
+            left = lag.backlog(ConsumerGroups.from(config).objectProcessor(), List.of(topics.objectTasks().name()));
             if (left == 0) {
                 return 0;
             }

@@ -9,6 +9,7 @@ import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.populator.PopulatorService;
 import io.tidemark.replay.ReplayStreamsService;
 import io.tidemark.service.ManagedService;
+import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
@@ -25,9 +26,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "quickstart", mixinStandardHelpOptions = true,
         description = {"Runs the whole pipeline on this machine in one process: an embedded Kafka, ZooKeeper and "
@@ -109,7 +110,7 @@ public final class QuickstartCommand implements Callable<Integer> {
             cluster[0].environment().forEach((name, value) -> out.println(name + "=" + value));
             out.flush();
             services.add(new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry()));
-            ReplayStreamsService replay = new ReplayStreamsService(config, new SimpleMeterRegistry());
+            ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(), new SimpleMeterRegistry());
             services.add(replay);
             ObjectProcessorService objects = new ObjectProcessorService(config, Clock.systemUTC(),
                     new SimpleMeterRegistry());
@@ -183,10 +184,10 @@ public final class QuickstartCommand implements Callable<Integer> {
                     demo.writeLogs(5);
                     lastWrite = System.nanoTime();
                 }
-                long backlog = lag.backlog(prefix + "replay-streams", List.of(topics.metaLog().name(),
-                        topics.rearm().name())) + lag.backlog(prefix + "bucket-processor",
-                        List.of(topics.bucketTasks().name())) + lag.backlog(prefix + "object-processor",
-                        List.of(topics.objectTasks().name()));
+                long backlog = 0;
+                for (ConsumerGroups.Group group : ConsumerGroups.from(config).withInputs(topics)) {
+                    backlog += lag.backlog(group.id(), group.topics());
+                }
                 out.printf(Locale.ROOT, "%s | timers pending %d | deletes done %d (noop %d, locked %d, parked %d) "
                                 + "| backlog %d%n",
                         demo == null ? "no demo" : "demo: written " + demo.written() + ", in bucket " + demo.objects(),

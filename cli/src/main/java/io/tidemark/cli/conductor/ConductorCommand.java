@@ -1,4 +1,4 @@
-package io.tidemark.cli.walker;
+package io.tidemark.cli.conductor;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.cli.ConfigOptions;

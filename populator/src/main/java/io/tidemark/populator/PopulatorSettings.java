@@ -14,7 +14,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * @param registryReconcile    how often the registry is compared with the published configurations
  * @param gapRecheck           how often an undecided meta-log gap check is tried again
  */
-public record TailerSettings(int batchMaxEvents, Duration batchMaxWait, Duration streamIdleTimeout,
+public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Duration streamIdleTimeout,
                              Duration maxBackoff, Duration coldStartOverlap, Duration kafkaTimeout,
                              int coldStartChunk, Duration transactionTimeout, Duration registryReconcile,
                              Duration gapRecheck) {
@@ -22,9 +22,9 @@ public record TailerSettings(int batchMaxEvents, Duration batchMaxWait, Duration
     /** The transaction timeout the populator's producer is given unless {@code kafka.producer.*} says otherwise. */
     static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
 
-    public static TailerSettings from(TidemarkConfig config) {
+    public static PopulatorSettings from(TidemarkConfig config) {
         Object timeout = config.producerProperties().get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        return new TailerSettings(config.getInt(TidemarkConfig.POPULATOR_BATCH_MAX_EVENTS),
+        return new PopulatorSettings(config.getInt(TidemarkConfig.POPULATOR_BATCH_MAX_EVENTS),
                 config.millis(TidemarkConfig.POPULATOR_BATCH_MAX_MS),
                 config.millis(TidemarkConfig.POPULATOR_STREAM_IDLE_TIMEOUT_MS),
                 config.millis(TidemarkConfig.POPULATOR_RETRY_BACKOFF_MAX_MS),

@@ -1,4 +1,4 @@
-package io.tidemark.cli.walker;
+package io.tidemark.cli.conductor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

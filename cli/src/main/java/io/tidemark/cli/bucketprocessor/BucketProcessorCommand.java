@@ -1,4 +1,4 @@
-package io.tidemark.cli.walker;
+package io.tidemark.cli.bucketprocessor;
 
 import io.tidemark.bucketprocessor.BucketProcessorService;
 import io.tidemark.cli.ConfigOptions;

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /** The object processor's meters, and the figures of its status line. */
-public final class ProcessorMetrics {
+public final class ObjectProcessorMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter> tasks = new ConcurrentHashMap<>();
@@ -39,7 +39,7 @@ public final class ProcessorMetrics {
     private volatile double rate;
     private volatile double oldestCall;
 
-    public ProcessorMetrics(MeterRegistry registry) {
+    public ObjectProcessorMetrics(MeterRegistry registry) {
         this.registry = registry;
         transportRetries = Counter.builder("tidemark.object.processor.transport.retries")
                 .description("LifecycleDelete calls repeated after a transport failure").register(registry);

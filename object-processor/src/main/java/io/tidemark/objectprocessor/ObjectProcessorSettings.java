@@ -11,13 +11,13 @@ import java.time.Duration;
  * @param faultMaxAttempts      attempts at a task whose calls the server failed on before it is parked
  * @param rulesMaxAge           how old a bucket's rules may be when a task is checked against them
  */
-public record ProcessorSettings(double deletesPerSecond, int maxInFlight, int maxBuffered, int retryLaterMaxAttempts,
+public record ObjectProcessorSettings(double deletesPerSecond, int maxInFlight, int maxBuffered, int retryLaterMaxAttempts,
                                 int faultMaxAttempts, Duration retryBackoffInitial, Duration retryBackoffMax,
                                 Duration transportBackoffInitial, Duration transportBackoffMax,
                                 Duration commitInterval, Duration rulesMaxAge, Duration shutdownTimeout) {
 
-    public static ProcessorSettings from(TidemarkConfig config) {
-        return new ProcessorSettings(config.getDouble(TidemarkConfig.OBJECT_PROCESSOR_DELETES_PER_SECOND),
+    public static ObjectProcessorSettings from(TidemarkConfig config) {
+        return new ObjectProcessorSettings(config.getDouble(TidemarkConfig.OBJECT_PROCESSOR_DELETES_PER_SECOND),
                 config.getInt(TidemarkConfig.OBJECT_PROCESSOR_MAX_IN_FLIGHT),
                 config.getInt(TidemarkConfig.OBJECT_PROCESSOR_MAX_BUFFERED),
                 config.getInt(TidemarkConfig.OBJECT_PROCESSOR_RETRY_LATER_MAX_ATTEMPTS),
@@ -29,10 +29,5 @@ public record ProcessorSettings(double deletesPerSecond, int maxInFlight, int ma
                 config.millis(TidemarkConfig.OBJECT_PROCESSOR_COMMIT_INTERVAL_MS),
                 config.millis(TidemarkConfig.OBJECT_PROCESSOR_RULES_MAX_AGE_MS),
                 config.shutdownTimeout());
-    }
-
-    /** The consumer group every instance joins: what operators watch for lag. */
-    public static String groupId(TidemarkConfig config) {
-        return config.topicPrefix() + "object-processor";
     }
 }

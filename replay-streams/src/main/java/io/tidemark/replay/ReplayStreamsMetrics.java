@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Replay-streams' meters, and the figures of its status line. Shared by every stream task of one instance. */
-public final class ReplayMetrics {
+public final class ReplayStreamsMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
@@ -23,11 +23,11 @@ public final class ReplayMetrics {
     private final Set<String> pendingKinds = ConcurrentHashMap.newKeySet();
     private final Timer dueToEmitted;
 
-    public ReplayMetrics(MeterRegistry registry) {
+    public ReplayStreamsMetrics(MeterRegistry registry) {
         this.registry = registry;
         dueToEmitted = Timer.builder("tidemark.replay.due.to.emitted").publishPercentileHistogram()
                 .description("From a timer's due instant to the emission of its object task").register(registry);
-        Gauge.builder("tidemark.replay.timers.pending", this, ReplayMetrics::pending)
+        Gauge.builder("tidemark.replay.timers.pending", this, ReplayStreamsMetrics::pending)
                 .description("Timers armed and not yet fired (this instance's tasks)").register(registry);
     }
 
