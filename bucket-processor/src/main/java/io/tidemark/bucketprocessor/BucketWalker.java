@@ -383,11 +383,11 @@ final class BucketWalker {
     }
 
     static boolean isVersionsName(String name) {
-        return name.endsWith(S3Layout.VERSIONS_SUFFIX) && name.length() > S3Layout.VERSIONS_SUFFIX.length();
+        return S3Layout.isVersionsDirectoryName(name);
     }
 
     static String logicalKeyOfVersions(String relVersionsDir) {
-        return relVersionsDir.substring(0, relVersionsDir.length() - S3Layout.VERSIONS_SUFFIX.length());
+        return S3Layout.objectOfVersionsDirectory(relVersionsDir);
     }
 
     /**
@@ -443,7 +443,7 @@ final class BucketWalker {
 
         static boolean nullIsLatest(Entry directory) {
             var flag = directory.getExtendedMap().get(S3Layout.NULL_VERSION_IS_LATEST);
-            return flag != null && flag.toStringUtf8().equalsIgnoreCase("true");
+            return flag != null && S3Layout.flag(flag.toStringUtf8());
         }
 
         VersionsCursor cursor() {
@@ -467,12 +467,12 @@ final class BucketWalker {
 
         void version(String directory, Entry entry, WalkDecisions decisions, PageOutput out) {
             String name = entry.getName();
-            if (entry.getIsDirectory() || !name.startsWith(S3Layout.VERSION_FILE_PREFIX)) {
+            if (entry.getIsDirectory() || !S3Layout.isVersionFileName(name)) {
                 out.anomalies++;
                 log.warn("{}: {} is not a version file; skipped", directory, name);
                 return;
             }
-            String versionId = name.substring(S3Layout.VERSION_FILE_PREFIX.length());
+            String versionId = S3Layout.versionIdOfFileName(name);
             long mtime = mtimeNs(entry);
             if (!complete && ordered && (!invertedId(versionId) || (seen > 0 && mtime > previousMtimeNs))) {
                 ordered = false;

@@ -3,6 +3,7 @@ package io.tidemark.bucketprocessor;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.seaweed.client.FailureKind;
 import io.tidemark.seaweed.client.SeaweedCallException;
+import io.tidemark.topics.KafkaFailure;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,9 +23,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.FencedInstanceIdException;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,23 +118,23 @@ final class PageLoop {
                                 batch.retryAfter().toMillis(), batch.retry().toString());
                         sleep(batch.retryAfter(), running);
                     }
-                } catch (ProducerFencedException | InvalidProducerEpochException fenced) {
-                    Duration open = Duration.ofNanos(System.nanoTime() - transactionBegan);
-                    if (open.compareTo(limits.transactionTimeout()) < 0) {
-                        throw fenced;
-                    }
-                    // The coordinator aborted the transaction for its age and bumped the producer's epoch: nothing of
-                    // it is visible. A new producer does the pages again.
-                    metrics.failure("transaction-timeout");
-                    log.warn("a transaction was open {} ms, past transaction.timeout.ms, and was aborted by the "
-                            + "coordinator; its {} page(s) are done again with a new producer", open.toMillis(),
-                            records.count());
-                    replaceProducer();
-                    rewind(records);
-                    sleep(backoff(failures++), running);
-                } catch (FencedInstanceIdException fenced) {
-                    throw fenced;
                 } catch (KafkaException e) {
+                    if (KafkaFailure.of(e) == KafkaFailure.FENCED) {
+                        Duration open = Duration.ofNanos(System.nanoTime() - transactionBegan);
+                        if (open.compareTo(limits.transactionTimeout()) < 0) {
+                            throw e;
+                        }
+                        // The coordinator aborted the transaction for its age and bumped the producer's epoch:
+                        // nothing of it is visible. A new producer does the pages again.
+                        metrics.failure("transaction-timeout");
+                        log.warn("a transaction was open {} ms, past transaction.timeout.ms, and was aborted by the "
+                                + "coordinator; its {} page(s) are done again with a new producer", open.toMillis(),
+                                records.count());
+                        replaceProducer();
+                        rewind(records);
+                        sleep(backoff(failures++), running);
+                        continue;
+                    }
                     abortQuietly();
                     rewind(records);
                     metrics.failure("kafka");
@@ -363,9 +361,10 @@ final class PageLoop {
     private void abortQuietly() {
         try {
             producer.abortTransaction();
-        } catch (ProducerFencedException | InvalidProducerEpochException fenced) {
-            throw fenced;
         } catch (RuntimeException e) {
+            if (KafkaFailure.of(e) == KafkaFailure.FENCED) {
+                throw e;
+            }
             log.debug("abort after a failed batch: {}", e.toString());
         }
     }

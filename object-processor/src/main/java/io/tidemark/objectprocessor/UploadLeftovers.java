@@ -69,7 +69,7 @@ final class UploadLeftovers {
         if (versions.isPresent() && versions.get().getIsDirectory()) {
             for (Entry version : filer.listAll(join(directory, S3Layout.versionsDirectoryName(name)), "", PAGE)) {
                 Optional<String> shared = shared(version, parts, initiated, key + " version "
-                        + version.getName().substring(S3Layout.VERSION_FILE_PREFIX.length()));
+                        + S3Layout.versionIdOfFileName(version.getName()));
                 if (shared.isPresent()) {
                     return shared;
                 }

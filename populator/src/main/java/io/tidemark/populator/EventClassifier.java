@@ -3,6 +3,7 @@ package io.tidemark.populator;
 import com.google.protobuf.ByteString;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
@@ -83,12 +84,12 @@ public final class EventClassifier {
         }
         int lastSlash = rest.lastIndexOf('/');
         String parent = lastSlash < 0 ? "" : rest.substring(0, lastSlash);
-        if (parent.endsWith(S3Layout.VERSIONS_SUFFIX) && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX)) {
-            String key = parent.substring(0, parent.length() - S3Layout.VERSIONS_SUFFIX.length());
+        if (S3Layout.isVersionsDirectoryName(parent) && S3Layout.isVersionFileName(entry.getName())) {
+            String key = S3Layout.objectOfVersionsDirectory(parent);
             return new Address(bucket, key, versionKind(n));
         }
-        if (entry.getIsDirectory() && rest.endsWith(S3Layout.VERSIONS_SUFFIX)) {
-            String key = rest.substring(0, rest.length() - S3Layout.VERSIONS_SUFFIX.length());
+        if (entry.getIsDirectory() && S3Layout.isVersionsDirectoryName(rest)) {
+            String key = S3Layout.objectOfVersionsDirectory(rest);
             return new Address(bucket, key, pointerFlipped(n) ? EventKind.LATEST_POINTER_FLIPPED : EventKind.OTHER);
         }
         if (entry.getIsDirectory()) {
@@ -181,8 +182,7 @@ public final class EventClassifier {
     }
 
     private static boolean isMarker(Entry e) {
-        ByteString v = e.getExtendedMap().get(S3Layout.DELETE_MARKER);
-        return v != null && v.toStringUtf8().equals("true");
+        return S3Entries.isDeleteMarker(e);
     }
 
     /** The meta-log keeps the head chunk only: it is all the identity needs, and chunk lists can be long. */

@@ -2,10 +2,10 @@ package io.tidemark.populator;
 
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
-import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.FilerLogFiles;
 import io.tidemark.seaweed.ShardFunction;
@@ -17,6 +17,7 @@ import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import io.tidemark.topics.KafkaFailure;
 import io.tidemark.zookeeper.RegistryEntry;
 import java.time.Clock;
 import java.time.Duration;
@@ -393,7 +394,7 @@ public final class MetaLogTailer {
         /** The error, or what it really means when the transaction had outlived the coordinator's timeout. */
         private Exception timedOutOr(Exception e) {
             Duration open = publisher.openFor();
-            if (open.compareTo(settings.transactionTimeout()) < 0 || !PopulatorService.fenced(e)) {
+            if (open.compareTo(settings.transactionTimeout()) < 0 || KafkaFailure.of(e) != KafkaFailure.FENCED) {
                 return e;
             }
             metrics.transactionTimedOut();

@@ -10,7 +10,6 @@ import io.tidemark.service.StatusLog;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ZooKeeperConnection;
-import io.tidemark.zookeeper.ZooKeeperPaths;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,9 +19,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.InvalidTxnStateException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -185,26 +181,6 @@ public final class PopulatorService extends ManagedService {
                 ShardFunction.withBits(config.shardBits()), clock, metrics);
     }
 
-    /**
-     * Whether an error means the coordinator has moved our transactional id past this producer's epoch: a newer
-     * producer with our id exists, or (the same answer) the coordinator aborted our transaction with an epoch bump.
-     * Under transactions v2 a commit arriving between that abort and the successor's InitProducerId is taken for a
-     * retry of the completed abort and answered INVALID_TXN_STATE, so that counts too. Either way this producer
-     * can never commit again and nothing it sent is visible. A transaction that outlived its timeout shows the
-     * same errors without any successor ({@link TransactionTimedOutException}): that is not fencing.
-     */
-    static boolean fenced(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof TransactionTimedOutException) {
-                return false;
-            }
-            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException
-                    || t instanceof InvalidTxnStateException) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /** One id for every instance sharing the topics: that is what lets a new leader fence the old one. */
     public static String transactionalId(TidemarkConfig config) {

@@ -1,5 +1,6 @@
 package io.tidemark.populator;
 
+import io.tidemark.topics.KafkaFailure;
 import java.util.concurrent.Callable;
 
 /** What a populator does after one of its terms ended with an error. */
@@ -19,7 +20,7 @@ enum TermFailure {
      * next round's leadership check decide.
      */
     static TermFailure of(Throwable error, Callable<Boolean> stillLeads) {
-        if (PopulatorService.fenced(error)) {
+        if (KafkaFailure.of(error) == KafkaFailure.FENCED) {
             return FENCED;
         }
         try {

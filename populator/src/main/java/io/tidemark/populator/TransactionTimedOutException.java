@@ -1,5 +1,6 @@
 package io.tidemark.populator;
 
+import io.tidemark.topics.KafkaFailure;
 import java.time.Duration;
 
 /**
@@ -7,7 +8,7 @@ import java.time.Duration;
  * the coordinator aborted it and bumped the epoch, so the error reads like fencing, but no successor exists. The
  * instance keeps its place in the election and retries the term from the committed checkpoint.
  */
-public final class TransactionTimedOutException extends RuntimeException {
+public final class TransactionTimedOutException extends RuntimeException implements KafkaFailure.TransactionTimedOut {
 
     public TransactionTimedOutException(Duration open, Duration timeout, Throwable cause) {
         super("the transaction was open " + open.toMillis() + " ms, past transaction.timeout.ms=" + timeout.toMillis()

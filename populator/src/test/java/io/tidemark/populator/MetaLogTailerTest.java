@@ -12,15 +12,16 @@ import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.localcluster.EmbeddedZooKeeper;
 import io.tidemark.messages.BucketConfig;
+import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
-import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.topics.JsonSerde;
+import io.tidemark.topics.KafkaFailure;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
@@ -43,8 +44,8 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.zookeeper.CreateMode;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -671,7 +672,7 @@ class MetaLogTailerTest {
                 Map.of("kafka.producer.transaction.timeout.ms", "0"), registry).run(() -> true));
 
         assertThat(timedOut).isInstanceOf(TransactionTimedOutException.class);
-        assertThat(PopulatorService.fenced(timedOut)).isFalse();
+        assertThat(KafkaFailure.of(timedOut)).isEqualTo(KafkaFailure.TIMED_OUT);
         assertThat(metrics.transactionsTimedOut()).isEqualTo(1);
     }
 
@@ -684,7 +685,7 @@ class MetaLogTailerTest {
         Throwable fenced = catchThrowable(() -> tailer(fromTheStart()).run(() -> true));
 
         assertThat(fenced).isInstanceOf(InvalidProducerEpochException.class);
-        assertThat(PopulatorService.fenced(fenced)).isTrue();
+        assertThat(KafkaFailure.of(fenced)).isEqualTo(KafkaFailure.FENCED);
         assertThat(metrics.transactionsTimedOut()).isZero();
     }
 

@@ -111,8 +111,8 @@ final class TimerPlanner {
         Entry entry = hasNew ? record.getEvent().getNewEntry() : record.getEvent().getOldEntry();
         EventKind kind = record.getKind();
         if (kind == EventKind.REARM) {
-            boolean versionFile = record.getDirectory().endsWith(S3Layout.VERSIONS_SUFFIX)
-                    && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX);
+            boolean versionFile = S3Layout.isVersionsDirectoryName(record.getDirectory())
+                    && S3Layout.isVersionFileName(entry.getName());
             // meta-log and rearm are not ordered against each other: a listing older than the event (or the later
             // listing) that armed the timer must not take the timer back to an entry that may be gone.
             Optional<ReplayTimer> armed = existing.apply(rearmTarget(record, entry, versionFile));
@@ -138,8 +138,8 @@ final class TimerPlanner {
             }
             return List.of(armUpload(record, rules.get(), uploadPath, entry, now));
         }
-        boolean versionFile = record.getDirectory().endsWith(S3Layout.VERSIONS_SUFFIX)
-                && entry.getName().startsWith(S3Layout.VERSION_FILE_PREFIX);
+        boolean versionFile = S3Layout.isVersionsDirectoryName(record.getDirectory())
+                && S3Layout.isVersionFileName(entry.getName());
         String currentId = currentTimerId(bucket, key);
         String markerId = markerTimerId(bucket, key);
         switch (kind) {
@@ -262,7 +262,7 @@ final class TimerPlanner {
         }
         Entry after = event.getNewEntry();
         String key = record.getLogicalKey();
-        boolean nullLatest = S3Entries.text(after, S3Layout.NULL_VERSION_IS_LATEST).map(Boolean::parseBoolean)
+        boolean nullLatest = S3Entries.text(after, S3Layout.NULL_VERSION_IS_LATEST).map(S3Layout::flag)
                 .orElse(false);
         String latest = nullLatest ? S3Layout.NULL_VERSION_ID
                 : S3Entries.text(after, S3Layout.LATEST_VERSION_ID).orElse(S3Layout.NULL_VERSION_ID);
@@ -292,7 +292,7 @@ final class TimerPlanner {
             return new Nothing("pointer-flipped");
         }
         Entry before = event.getOldEntry();
-        boolean explicitNull = S3Entries.text(before, S3Layout.NULL_VERSION_IS_LATEST).map(Boolean::parseBoolean)
+        boolean explicitNull = S3Entries.text(before, S3Layout.NULL_VERSION_IS_LATEST).map(S3Layout::flag)
                 .orElse(false);
         if (!explicitNull && S3Entries.text(before, S3Layout.LATEST_VERSION_ID).isPresent()) {
             return new Nothing("pointer-flipped");
@@ -383,7 +383,7 @@ final class TimerPlanner {
         }
         Entry before = event.getOldEntry();
         boolean marker = !nullLatest && S3Entries.text(after, S3Layout.LATEST_VERSION_IS_DELETE_MARKER)
-                .map(Boolean::parseBoolean).orElse(false);
+                .map(S3Layout::flag).orElse(false);
         if (marker || !expirationMayApply(rules.get().rules(), key)) {
             // A marker on top is timed by its own event; a key no Expiration rule reaches needs no timer.
             return new Nothing("pointer-flipped");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.messages.BucketConfig;
-import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Duration;

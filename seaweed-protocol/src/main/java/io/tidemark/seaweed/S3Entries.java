@@ -38,7 +38,7 @@ public final class S3Entries {
 
     public static boolean isDeleteMarker(Entry entry) {
         var marker = entry.getExtendedMap().get(S3Layout.DELETE_MARKER);
-        return marker != null && marker.toStringUtf8().equalsIgnoreCase("true");
+        return marker != null && S3Layout.flag(marker.toStringUtf8());
     }
 
     /**
@@ -47,7 +47,7 @@ public final class S3Entries {
      */
     public static String versionId(Entry entry, boolean versionFile) {
         if (versionFile) {
-            return entry.getName().substring(S3Layout.VERSION_FILE_PREFIX.length());
+            return S3Layout.versionIdOfFileName(entry.getName());
         }
         var stamped = entry.getExtendedMap().get(S3Layout.VERSION_ID);
         return stamped == null ? "" : stamped.toStringUtf8();

@@ -58,9 +58,47 @@ public final class S3Layout {
         return name + VERSIONS_SUFFIX;
     }
 
-    /** Whether an attribute value means "on" the way SeaweedFS reads it ("Enabled" or "true", any case). */
+    /**
+     * Whether a bucket's object-lock attribute turns object lock on, as the gateway reads it ("Enabled" or "true",
+     * any case).
+     */
     public static boolean enabled(String value) {
         String v = value == null ? "" : value.toLowerCase(Locale.ROOT);
         return v.equals("enabled") || v.equals("true");
+    }
+
+    /**
+     * Whether an entry's flag attribute is set — the delete marker, the null version being latest, the latest
+     * version being a delete marker. The gateway writes "true" and reads exactly that, so this reads exactly that:
+     * an entry is a marker to Tidemark when and only when it is one to the gateway.
+     */
+    public static boolean flag(String value) {
+        return "true".equals(value);
+    }
+
+    /** Whether a directory name is an object's versions directory ({@code <name>.versions}, with a name before it). */
+    public static boolean isVersionsDirectoryName(String name) {
+        return name.endsWith(VERSIONS_SUFFIX) && name.length() > VERSIONS_SUFFIX.length();
+    }
+
+    /** The object a versions directory belongs to: its name (or path) without {@code .versions}. */
+    public static String objectOfVersionsDirectory(String versionsDirectory) {
+        if (!versionsDirectory.endsWith(VERSIONS_SUFFIX)) {
+            throw new IllegalArgumentException(versionsDirectory + " is not a versions directory");
+        }
+        return versionsDirectory.substring(0, versionsDirectory.length() - VERSIONS_SUFFIX.length());
+    }
+
+    /** Whether a file name in a versions directory names a version ({@code v_<id>}). */
+    public static boolean isVersionFileName(String name) {
+        return name.startsWith(VERSION_FILE_PREFIX);
+    }
+
+    /** The version ID a version file's name carries ({@code v_<id>}). */
+    public static String versionIdOfFileName(String name) {
+        if (!isVersionFileName(name)) {
+            throw new IllegalArgumentException(name + " is not a version file's name");
+        }
+        return name.substring(VERSION_FILE_PREFIX.length());
     }
 }

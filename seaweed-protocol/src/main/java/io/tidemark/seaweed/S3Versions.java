@@ -27,7 +27,7 @@ public final class S3Versions {
 
     /** Whether the bare null version is the latest (the gateway's flag after a write in a suspended bucket). */
     public static boolean nullIsLatest(Entry versionsDirectory) {
-        return S3Layout.enabled(S3Entries.text(versionsDirectory, S3Layout.NULL_VERSION_IS_LATEST).orElse(""));
+        return S3Layout.flag(S3Entries.text(versionsDirectory, S3Layout.NULL_VERSION_IS_LATEST).orElse(""));
     }
 
     /**
@@ -61,7 +61,7 @@ public final class S3Versions {
     public static List<Version> newestFirst(List<Entry> versionFiles, Optional<Entry> bare) {
         List<Entry> all = new ArrayList<>();
         for (Entry e : versionFiles) {
-            if (!e.getIsDirectory() && e.getName().startsWith(S3Layout.VERSION_FILE_PREFIX)) {
+            if (!e.getIsDirectory() && S3Layout.isVersionFileName(e.getName())) {
                 all.add(e);
             }
         }
@@ -69,8 +69,8 @@ public final class S3Versions {
         all.sort(NEWEST_FIRST);
         List<Version> versions = new ArrayList<>();
         for (Entry e : all) {
-            boolean file = e.getName().startsWith(S3Layout.VERSION_FILE_PREFIX) && versionFiles.contains(e);
-            versions.add(new Version(file ? e.getName().substring(S3Layout.VERSION_FILE_PREFIX.length())
+            boolean file = S3Layout.isVersionFileName(e.getName()) && versionFiles.contains(e);
+            versions.add(new Version(file ? S3Layout.versionIdOfFileName(e.getName())
                     : S3Layout.NULL_VERSION_ID, e));
         }
         return versions;

@@ -2,7 +2,6 @@ package io.tidemark.cli.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.cli.ServicesCommand;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** The container image's command tree works without what its jar leaves out. */
 class ServicesCommandTest {

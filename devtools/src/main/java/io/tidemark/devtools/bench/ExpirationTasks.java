@@ -5,7 +5,6 @@ import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.lifecycle.config.LifecycleConfigException;
 import io.tidemark.messages.ObjectTask;
-import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.S3Entries;
 import io.tidemark.topics.KafkaClients;

@@ -282,7 +282,7 @@ public final class S3Gateway {
 
     private static String versionIdOf(Entry versionFile) {
         return text(versionFile, S3Layout.VERSION_ID)
-                .orElse(versionFile.getName().substring(S3Layout.VERSION_FILE_PREFIX.length()));
+                .orElse(S3Layout.versionIdOfFileName(versionFile.getName()));
     }
 
     /**
@@ -308,7 +308,7 @@ public final class S3Gateway {
         synchronized (store) {
             Optional<Entry> dir = versionsDirectory(p);
             String latestId = dir.flatMap(d -> text(d, S3Layout.LATEST_VERSION_ID)).orElse(null);
-            boolean nullIsLatest = dir.flatMap(d -> text(d, S3Layout.NULL_VERSION_IS_LATEST)).map(S3Layout::enabled)
+            boolean nullIsLatest = dir.flatMap(d -> text(d, S3Layout.NULL_VERSION_IS_LATEST)).map(S3Layout::flag)
                     .orElse(dir.isEmpty() || latestId == null);
             List<ObjectVersionInfo> all = new ArrayList<>();
             if (dir.isPresent()) {
@@ -631,8 +631,7 @@ public final class S3Gateway {
     }
 
     static boolean isMarker(Entry e) {
-        ByteString v = e.getExtendedMap().get(S3Layout.DELETE_MARKER);
-        return v != null && v.toStringUtf8().equals("true");
+        return S3Entries.isDeleteMarker(e);
     }
 
     static Optional<String> text(Entry e, String key) {
