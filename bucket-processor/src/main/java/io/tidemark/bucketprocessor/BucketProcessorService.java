@@ -96,10 +96,11 @@ public final class BucketProcessorService extends ManagedService {
                 new PageLoop.Limits(settings.retryBackoffMax(), settings.faultMaxAttempts(),
                         settings.transactionBound(), settings.transactionTimeout()), clock);
         worker = startWorker("bucket-processor-loop", () -> loop.run(() -> running));
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, ConsumerGroups.from(config).bucketProcessor(),
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
+                ConsumerGroups.from(config).bucketProcessor(),
                 List.of(topics.bucketTasks().name()), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("bucket-processor",
-                config.millis(TidemarkConfig.BUCKET_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
+                config.millis(BucketProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine);
         startFreshness(new WalkFreshness(new LifecycleBuckets(zookeeper.client()), new WalkStates(zookeeper.client()),
                 meters));
     }
@@ -136,7 +137,7 @@ public final class BucketProcessorService extends ManagedService {
             t.setDaemon(true);
             return t;
         });
-        long interval = config.millis(TidemarkConfig.BUCKET_PROCESSOR_STATUS_INTERVAL_MS).toMillis();
+        long interval = config.millis(BucketProcessorSettings.STATUS_INTERVAL_MS).toMillis();
         freshnessTimer.scheduleWithFixedDelay(() -> {
             try {
                 freshness.refresh();

@@ -1,10 +1,15 @@
 package io.tidemark.conductor;
 
+import io.tidemark.config.ConfigContribution;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Duration;
 import java.util.List;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * The conductor's settings, read once from the configuration registry.
@@ -15,10 +20,15 @@ import java.util.List;
  */
 public record ConductorSettings(long maxBacklog, Duration lockWait, Duration walkStaleAfter) {
 
+    public static final String SCHEDULE = "conductor.schedule";
+    public static final String MAX_BACKLOG = "conductor.max.backlog";
+    public static final String LOCK_WAIT_MS = "conductor.lock.wait.ms";
+    public static final String WALK_STALE_MS = "conductor.walk.stale.ms";
+
     public static ConductorSettings from(TidemarkConfig config) {
-        return new ConductorSettings(config.getLong(TidemarkConfig.CONDUCTOR_MAX_BACKLOG),
-                config.millis(TidemarkConfig.CONDUCTOR_LOCK_WAIT_MS),
-                config.millis(TidemarkConfig.CONDUCTOR_WALK_STALE_MS));
+        return new ConductorSettings(config.getLong(ConductorSettings.MAX_BACKLOG),
+                config.millis(ConductorSettings.LOCK_WAIT_MS),
+                config.millis(ConductorSettings.WALK_STALE_MS));
     }
 
     /** The groups whose backlog gates a pass: the walker's own consumers and the deletes they feed. */
@@ -26,5 +36,28 @@ public record ConductorSettings(long maxBacklog, Duration lockWait, Duration wal
         ConsumerGroups groups = ConsumerGroups.from(config);
         return List.of(new ConductorPass.Gate(groups.bucketProcessor(), topics.bucketTasks().name()),
                 new ConductorPass.Gate(groups.objectProcessor(), topics.objectTasks().name()));
+    }
+
+    /** The {@code conductor.*} settings, contributed to the configuration registry. */
+    public static final class Keys implements ConfigContribution {
+
+        @Override
+        public void define(ConfigDef definition) {
+            definition
+                    .define(SCHEDULE, Type.STRING, "0 2 * * *", Importance.MEDIUM,
+                            "When `tidemark conductor --schedule` runs walker passes: a five-field Unix cron "
+                                    + "expression, evaluated in UTC.")
+                    .define(MAX_BACKLOG, Type.LONG, 100_000L, Importance.MEDIUM,
+                            "A walker pass is skipped while the bucket-processor or object-processor group has more "
+                                    + "unconsumed records than this (read from Kafka at the start of the pass). A "
+                                    + "negative value turns the gate off.")
+                    .define(LOCK_WAIT_MS, Type.LONG, 0L, Range.atLeast(0), Importance.LOW,
+                            "How long a conductor waits for the walker lock before skipping its pass; 0 skips at once "
+                                    + "when another conductor holds it.")
+                    .define(WALK_STALE_MS, Type.LONG, 6L * 3_600_000L, Range.atLeast(1_000), Importance.LOW,
+                            "A walk that finished no page for this long counts as abandoned, and the next pass seeds a "
+                                    + "new one for its bucket; until then, a bucket whose walk is under way is not "
+                                    + "seeded again.");
+        }
     }
 }

@@ -13,10 +13,10 @@ import java.util.function.LongSupplier;
 
 /**
  * Carries out one attempt at a task, without blocking the loop: the rules are checked as they are now (a task they no
- * longer ask for ends as NOOP_RULE_CHANGED, DESIGN §7.5), a noncurrent version's role and rank against a fresh read
- * of its key (NOOP_VERSION_CHANGED), an abort against the uploads a completion left behind, and only then is the
- * gateway called. The result is the loop's {@link Decision}; the future fails only when
- * the attempt ended without any answer (the processor is stopping).
+ * longer ask for ends as NOOP_RULE_CHANGED, architecture.md, invariant 5), a noncurrent version's role and rank against
+ * a fresh read of its key (NOOP_VERSION_CHANGED), an abort against the uploads a completion left behind, and only then
+ * is the gateway called. The result is the loop's {@link Decision}; the future fails only when the attempt ended
+ * without any answer (the processor is stopping).
  */
 final class ActionRunner {
 

@@ -135,7 +135,8 @@ public final class DeadLetters {
     }
 
     private KafkaProducer<byte[], byte[]> producer() {
-        return new KafkaProducer<>(KafkaClients.idempotentProducer(config.producerProperties()), new ByteArraySerializer(),
+        return new KafkaProducer<>(KafkaClients.idempotentProducer(config.producerProperties()),
+                new ByteArraySerializer(),
                 new ByteArraySerializer());
     }
 

@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code tidemark object-processor}: one member of the consumer group {@code <prefix>object-processor}, running a
- * {@link TaskLoop} on a thread of its own. It talks to the S3 gateway (LifecycleDelete) and to the filer (each
- * bucket's rules as they are now, and the listings an abort is checked with). Ready once the loop polls; a failure of the loop (Kafka refusing the
- * audit trail) fails the service. SIGTERM lets calls in flight finish within half the shutdown timeout, commits
- * what finished, and leaves the group.
+ * {@link TaskLoop} on a thread of its own. It talks to the S3 gateway (LifecycleDelete) and to the filer (each bucket's
+ * rules as they are now, and the listings an abort is checked with). Ready once the loop polls; a failure of the loop
+ * (Kafka refusing the audit trail) fails the service. SIGTERM lets calls in flight finish within half the shutdown
+ * timeout, commits what finished, and leaves the group.
  */
 public final class ObjectProcessorService extends ManagedService {
 
@@ -83,7 +83,8 @@ public final class ObjectProcessorService extends ManagedService {
         }
         consumer = new KafkaConsumer<>(consumerProperties(config), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
-        producer = new KafkaProducer<>(KafkaClients.idempotentProducer(config.producerProperties()), new ByteArraySerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(KafkaClients.idempotentProducer(config.producerProperties()),
+                new ByteArraySerializer(), new ByteArraySerializer());
         bindings.add(Metrics.bind(meters, consumer));
         bindings.add(Metrics.bind(meters, producer));
         gateway = LifecycleDeleteClient.connect(config.getString(TidemarkConfig.S3_GRPC_ADDRESS), config.grpcTls(),
@@ -112,10 +113,11 @@ public final class ObjectProcessorService extends ManagedService {
                 new TaskRecorder(producer, topics.lifecycleEvents(), topics.objectTasksDlq(), topics.bucketTasks()),
                 settings, metrics, scheduler, clock);
         worker = startWorker("object-processor-loop", () -> loop.run(() -> running));
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, ConsumerGroups.from(config).objectProcessor(),
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
+                ConsumerGroups.from(config).objectProcessor(),
                 List.of(topics.objectTasks().name()), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("object-processor",
-                config.millis(TidemarkConfig.OBJECT_PROCESSOR_STATUS_INTERVAL_MS), log, metrics::statusLine);
+                config.millis(ObjectProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine);
     }
 
     /** The group's consumer: manual commits of finished tasks only, and only committed transactional output. */

@@ -7,7 +7,7 @@ import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
 import java.util.Set;
 
 /**
- * What the processor does with each answer (DESIGN §6, §7.6).
+ * What the processor does with each answer (architecture.md, Cursors and invariant 6).
  *
  * <ul>
  *   <li>DONE and the NOOPs that settle the task finish it.</li>

@@ -9,11 +9,11 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The last check before a delete (DESIGN §7.5): is the task still what the bucket's rules, as they are now, ask for?
- * The rule it names must still be there under the same ID and hash, enabled, with an action of the task's kind, and
- * that action must be due now, recomputed from the entry the decision was made on. Anything else — the configuration
- * gone or invalid, the rule removed, disabled, lengthened or otherwise edited — means the task deletes nothing: the
- * rules that replaced it get their own timers from the walk the populator asks for on every change.
+ * The last check before a delete (architecture.md, invariant 5): is the task still what the bucket's rules, as they are
+ * now, ask for? The rule it names must still be there under the same ID and hash, enabled, with an action of the task's
+ * kind, and that action must be due now, recomputed from the entry the decision was made on. Anything else — the
+ * configuration gone or invalid, the rule removed, disabled, lengthened or otherwise edited — means the task deletes
+ * nothing: the rules that replaced it get their own timers from the walk the populator asks for on every change.
  *
  * <p>Only rules are checked here. The entry's state (its identity, lock, whether it is still latest or the sole
  * survivor) is the gateway's to check when it acts.

@@ -13,7 +13,7 @@ import org.apache.kafka.common.serialization.Deserializer;
  * Turns an {@code object-tasks} record into the {@code LifecycleDelete} request it stands for, or says why it
  * cannot be sent. The checks here are the processor's own safety rules, on top of the gateway's: a delete always
  * carries the identity it was decided on, and an expiration never names a version (the gateway would put its
- * delete marker on whatever is latest, DESIGN §7.1).
+ * delete marker on whatever is latest, architecture.md, invariant 1).
  */
 final class TaskDecoder {
 

@@ -75,7 +75,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private volatile boolean polling;
 
     TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
-             ActionRunner runner, TaskRecorder recorder, ObjectProcessorSettings settings, ObjectProcessorMetrics metrics,
+             ActionRunner runner, TaskRecorder recorder, ObjectProcessorSettings settings,
+                     ObjectProcessorMetrics metrics,
              ScheduledExecutorService scheduler, Clock clock) {
         this.consumer = consumer;
         this.topic = topic;

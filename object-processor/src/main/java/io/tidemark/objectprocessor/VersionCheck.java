@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The last look at a noncurrent version before it is deleted, from a fresh read of its key (DESIGN §7.5). Neither
- * the identity check nor the gateway can see a version's role or rank: a version that became latest again (its
- * successor deleted) still has the identity it was decided on, and upstream's "is it latest" guard reads only the
- * pointer, which the null version does not have. So: the version must not be the key's current version now, and for
- * a rule that keeps a number of newer noncurrent versions, its rank among them, counted from one listing of the key
- * now, must still be past that number.
+ * The last look at a noncurrent version before it is deleted, from a fresh read of its key (architecture.md, invariant
+ * 5). Neither the identity check nor the gateway can see a version's role or rank: a version that became latest again
+ * (its successor deleted) still has the identity it was decided on, and upstream's "is it latest" guard reads only the
+ * pointer, which the null version does not have. So: the version must not be the key's current version now, and for a
+ * rule that keeps a number of newer noncurrent versions, its rank among them, counted from one listing of the key now,
+ * must still be past that number.
  */
 final class VersionCheck {
 

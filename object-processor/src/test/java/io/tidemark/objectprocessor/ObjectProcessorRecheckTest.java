@@ -11,7 +11,6 @@ import io.tidemark.localcluster.LocalClusterTest;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.ObjectTask;
-import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,9 +22,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
- * Trust at the moment of action (DESIGN §7.5, §7.6): every task is checked against the bucket's rules as they are
- * now before anything is deleted, an answer that means "not now" is followed up, the server's faults are retried
- * while its refusals park, an upload a completion left behind is never aborted, and tasks lost to retention are
+ * Trust at the moment of action (architecture.md, invariants 5 and 6): every task is checked against the bucket's rules
+ * as they are now before anything is deleted, an answer that means "not now" is followed up, the server's faults are
+ * retried while its refusals park, an upload a completion left behind is never aborted, and tasks lost to retention are
  * reported, not skipped in silence.
  */
 @LocalClusterTest

@@ -14,11 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A consumer group's committed lag on its topics, read from Kafka every {@code interval} and exported as
- * {@code tidemark_consumer_group_committed_lag{group}}: the figure {@code tidemark status} shows and the cursor DESIGN
- * makes of committed offsets. A consumer's own fetch-position lag ({@code records_lag_max}) says how far its fetches
- * are behind, not how much work is not done: a task held by RETRY_LATER, or read and lost with its instance, lags
- * only here. Every instance of a group exports the same figure; alerts take the maximum.
+ * A consumer group's committed lag on its topics, read from Kafka every {@code interval} and exported as {@code
+ * tidemark_consumer_group_committed_lag{group}}: the figure {@code tidemark status} shows and the cursor Tidemark makes
+ * of committed offsets (architecture.md, Cursors). A consumer's own fetch-position lag ({@code records_lag_max}) says
+ * how far its fetches are behind, not how much work is not done: a task held by RETRY_LATER, or read and lost with its
+ * instance, lags only here. Every instance of a group exports the same figure; alerts take the maximum.
  */
 public final class CommittedLagGauge implements AutoCloseable {
 

@@ -14,8 +14,9 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * The one place that names Tidemark's topics and ties each to its key and value serdes, partition count and
- * cleanup policy (DESIGN §4). Names carry the configured prefix; the sharded topics have 2^shard.bits partitions.
+ * The one place that names Tidemark's topics and ties each to its key and value serdes, partition count and cleanup
+ * policy (architecture.md, Topics and keys). Names carry the configured prefix; the sharded topics have 2^shard.bits
+ * partitions.
  */
 public final class TopicRegistry {
 
@@ -46,7 +47,8 @@ public final class TopicRegistry {
         metaLog = new TopicSpec<>(prefix + "meta-log", Serdes.String(),
                 new ProtobufSerde<>(MetaLogRecord.parser(), "MetaLogRecord"), shards, TopicConfig.CLEANUP_POLICY_DELETE,
                 metaLogRetention, true);
-        // Written only by recovery walks, read beside the meta-log: never the populator's own topic (DESIGN §6).
+        // Written only by recovery walks, read beside the meta-log: never the populator's own topic (architecture.md,
+        // Cursors).
         rearm = new TopicSpec<>(prefix + "rearm", Serdes.String(),
                 new ProtobufSerde<>(MetaLogRecord.parser(), "MetaLogRecord"), shards, TopicConfig.CLEANUP_POLICY_DELETE,
                 metaLogRetention, true);
@@ -62,8 +64,8 @@ public final class TopicRegistry {
                 TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, false);
         objectTasks = new TopicSpec<>(prefix + "object-tasks", Serdes.String(), new JsonSerde<>(ObjectTask.class), shards,
                 TopicConfig.CLEANUP_POLICY_DELETE, taskRetention, true);
-        // Compacted, keyed per parked task: a record stays until a replay or purge writes its tombstone, never
-        // dropped by age (DESIGN §4) unless a dead-letter retention is set, which adds deletion by time.
+        // Compacted, keyed per parked task: a record stays until a replay or purge writes its tombstone, never dropped
+        // by age (architecture.md, Topics and keys) unless a dead-letter retention is set, which adds deletion by time.
         objectTasksDlq = new TopicSpec<>(prefix + "object-tasks.dlq", Serdes.String(), new JsonSerde<>(DeadLetter.class),
                 shards, deadLetterRetentionMs < 0 ? TopicConfig.CLEANUP_POLICY_COMPACT
                 : TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE, deadLetterRetention,

@@ -43,7 +43,10 @@ class TopicRegistryTest {
         assertThat(registry.metaLog().configs()).containsEntry("retention.ms", String.valueOf(7L * 24 * 3600 * 1000));
     }
 
-    /** DESIGN §4 and §7.6: parked work is never dropped by age, and queued work outlives any plausible backlog. */
+    /**
+     * Parked work is never dropped by age, and queued work outlives any plausible backlog (architecture.md, Topics and
+     * keys, and invariant 6).
+     */
     @Test
     void shouldKeepParkedTasksUntilReplayedOrPurgedAndTasksFarLongerThanAnyBacklog() {
         assertThat(registry.objectTasksDlq().cleanupPolicy()).as("a tombstone per replay or purge; nothing by age")

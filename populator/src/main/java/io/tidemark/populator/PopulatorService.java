@@ -78,7 +78,7 @@ public final class PopulatorService extends ManagedService {
                 config.grpcDeadline());
         leadership = elections.apply(zookeeper.client());
         worker = startWorker("populator-tailer", this::work);
-        statusLog = StatusLog.start("populator", config.millis(TidemarkConfig.POPULATOR_STATUS_INTERVAL_MS), log,
+        statusLog = StatusLog.start("populator", config.millis(PopulatorSettings.STATUS_INTERVAL_MS), log,
                 metrics::statusLine);
     }
 
@@ -170,7 +170,7 @@ public final class PopulatorService extends ManagedService {
                 log.info("topics checked in {} ms", (System.nanoTime() - began) / 1_000_000);
             }
             TransactionalPublisher publisher = TransactionalPublisher.open(config.producerProperties(),
-                    transactionalId(config), topics, config.getInt(TidemarkConfig.POPULATOR_RECORD_MAX_BYTES));
+                    transactionalId(config), topics, config.getInt(PopulatorSettings.RECORD_MAX_BYTES));
             publisher.closing(Metrics.bind(meters, publisher.producer()));
             return publisher;
         };

@@ -1,8 +1,13 @@
 package io.tidemark.populator;
 
+import io.tidemark.config.ConfigContribution;
 import io.tidemark.config.TidemarkConfig;
 import java.time.Duration;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * How the tailer batches, reconnects and commits; read from the {@code populator.*} settings.
@@ -19,25 +24,80 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
                              int coldStartChunk, Duration transactionTimeout, Duration registryReconcile,
                              Duration gapRecheck) {
 
+    public static final String BATCH_MAX_EVENTS = "populator.batch.max.events";
+    public static final String BATCH_MAX_MS = "populator.batch.max.ms";
+    public static final String STREAM_IDLE_TIMEOUT_MS = "populator.stream.idle.timeout.ms";
+    public static final String RETRY_BACKOFF_MAX_MS = "populator.retry.backoff.max.ms";
+    public static final String COLD_START_OVERLAP_MS = "populator.cold-start.overlap.ms";
+    public static final String STATUS_INTERVAL_MS = "populator.status.interval.ms";
+    public static final String RECORD_MAX_BYTES = "populator.record.max.bytes";
+    public static final String COLD_START_CHUNK_BUCKETS = "populator.cold-start.chunk.buckets";
+    public static final String REGISTRY_RECONCILE_MS = "populator.registry.reconcile.ms";
+    public static final String GAP_RECHECK_MS = "populator.gap.recheck.ms";
+
     /** The transaction timeout the populator's producer is given unless {@code kafka.producer.*} says otherwise. */
     static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
 
     public static PopulatorSettings from(TidemarkConfig config) {
         Object timeout = config.producerProperties().get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        return new PopulatorSettings(config.getInt(TidemarkConfig.POPULATOR_BATCH_MAX_EVENTS),
-                config.millis(TidemarkConfig.POPULATOR_BATCH_MAX_MS),
-                config.millis(TidemarkConfig.POPULATOR_STREAM_IDLE_TIMEOUT_MS),
-                config.millis(TidemarkConfig.POPULATOR_RETRY_BACKOFF_MAX_MS),
-                config.millis(TidemarkConfig.POPULATOR_COLD_START_OVERLAP_MS),
+        return new PopulatorSettings(config.getInt(PopulatorSettings.BATCH_MAX_EVENTS),
+                config.millis(PopulatorSettings.BATCH_MAX_MS),
+                config.millis(PopulatorSettings.STREAM_IDLE_TIMEOUT_MS),
+                config.millis(PopulatorSettings.RETRY_BACKOFF_MAX_MS),
+                config.millis(PopulatorSettings.COLD_START_OVERLAP_MS),
                 Duration.ofSeconds(60),
-                config.getInt(TidemarkConfig.POPULATOR_COLD_START_CHUNK_BUCKETS),
+                config.getInt(PopulatorSettings.COLD_START_CHUNK_BUCKETS),
                 timeout == null ? DEFAULT_TRANSACTION_TIMEOUT : Duration.ofMillis(Long.parseLong(timeout.toString())),
-                config.millis(TidemarkConfig.POPULATOR_REGISTRY_RECONCILE_MS),
-                config.millis(TidemarkConfig.POPULATOR_GAP_RECHECK_MS));
+                config.millis(PopulatorSettings.REGISTRY_RECONCILE_MS),
+                config.millis(PopulatorSettings.GAP_RECHECK_MS));
     }
 
     /** The longest a cold start keeps one transaction open: well inside the coordinator's timeout. */
     Duration coldStartChunkTime() {
         return transactionTimeout.dividedBy(4);
+    }
+
+    /** The {@code populator.*} settings, contributed to the configuration registry. */
+    public static final class Keys implements ConfigContribution {
+
+        @Override
+        public void define(ConfigDef definition) {
+            definition
+                    .define(BATCH_MAX_EVENTS, Type.INT, 5_000, Range.between(1, 1_000_000), Importance.LOW,
+                            "Most filer events the populator publishes in one Kafka transaction.")
+                    .define(BATCH_MAX_MS, Type.LONG, 100L, Range.between(1, 60_000), Importance.LOW,
+                            "Longest time a populator batch gathers events before its transaction commits.")
+                    .define(STREAM_IDLE_TIMEOUT_MS, Type.LONG, 60_000L, Range.atLeast(100), Importance.LOW,
+                            "The populator reconnects to the filer when its stream brings neither an event nor a "
+                                    + "heartbeat for this long.")
+                    .define(RETRY_BACKOFF_MAX_MS, Type.LONG, 10_000L, Range.atLeast(10), Importance.LOW,
+                            "Cap of the populator's exponential backoff between filer reconnects and between retries "
+                                    + "after a Kafka or ZooKeeper error.")
+                    .define(COLD_START_OVERLAP_MS, Type.LONG, 10_000L, Range.atLeast(0), Importance.LOW,
+                            "On a cold start the populator subscribes from this long before its bucket enumeration "
+                                    + "began, so clock skew between it and the filer cannot open a gap; events in the "
+                                    + "overlap are published once like any other.")
+                    .define(COLD_START_CHUNK_BUCKETS, Type.INT, 2_000, Range.between(1, 1_000_000),
+                            Importance.LOW, "A cold start commits its bucket enumeration in transactions of at most "
+                                    + "this many buckets (and at most a quarter of the producer's "
+                                    + "transaction.timeout.ms), each with a checkpoint naming the last bucket "
+                                    + "enumerated, so any number of buckets fits and an interrupted cold start resumes "
+                                    + "where it stopped.")
+                    .define(REGISTRY_RECONCILE_MS, Type.LONG, 300_000L, Range.atLeast(100), Importance.LOW,
+                            "How often the leading populator compares the ZooKeeper bucket registry with the "
+                                    + "configurations it has published and repairs any difference (besides at the "
+                                    + "start of each leadership term).")
+                    .define(GAP_RECHECK_MS, Type.LONG, 10_000L, Range.atLeast(100), Importance.LOW,
+                            "How often the leading populator looks again for a meta-log gap it could not decide at its "
+                                    + "resume or after a reconnect: while the filer has no meta-log file under "
+                                    + "/topics/.system/log yet (a log purged whole) or does not answer.")
+                    .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
+                            "How often the populator logs its status line.")
+                    .define(RECORD_MAX_BYTES, Type.INT, 1_000_000, Range.between(10_000, 100_000_000),
+                            Importance.LOW, "A filer event whose meta-log record is larger than this is published "
+                                    + "without its large attributes (lifecycle XML, inline content) and flagged "
+                                    + "slimmed; one that cannot be made that small is logged, counted and left out. "
+                                    + "Keep it below the brokers' message.max.bytes.");
+        }
     }
 }

@@ -67,7 +67,8 @@ public final class TransactionalPublisher implements AutoCloseable {
         // Throughput defaults an operator may override through kafka.producer.*.
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) PopulatorSettings.DEFAULT_TRANSACTION_TIMEOUT.toMillis());
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                (int) PopulatorSettings.DEFAULT_TRANSACTION_TIMEOUT.toMillis());
         // A bucket's configuration record carries its lifecycle XML (up to 1 MiB as S3 allows it) in JSON.
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         props.putAll(producerProperties);

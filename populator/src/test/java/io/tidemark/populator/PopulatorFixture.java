@@ -172,7 +172,7 @@ final class PopulatorFixture implements AutoCloseable {
         assertThat(published).isNotEmpty();
         PopulatorCheckpoint checkpoint = checkpoint().orElseThrow();
         long subscribedFrom = checkpoint.coldStartNs()
-                - config.millis(TidemarkConfig.POPULATOR_COLD_START_OVERLAP_MS).toNanos();
+                - config.millis(PopulatorSettings.COLD_START_OVERLAP_MS).toNanos();
         List<SubscribeMetadataResponse> events = filerEvents();
         List<Long> expected = events.stream().map(SubscribeMetadataResponse::getTsNs).filter(ts -> ts >= subscribedFrom)
                 .toList();

@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes replay-streams' local state fit the Kafka cluster it is about to run against, before Streams opens it (DESIGN
- * §10). The state is a cache of the changelogs and of the global {@code bucket-configs} topic, so whatever does not
- * fit is discarded and rebuilt, by itself, instead of failing at every start:
+ * Makes replay-streams' local state fit the Kafka cluster it is about to run against, before Streams opens it
+ * (architecture.md, Local state). The state is a cache of the changelogs and of the global {@code bucket-configs}
+ * topic, so whatever does not fit is discarded and rebuilt, by itself, instead of failing at every start:
  *
  * <ul>
  *   <li>state written against another Kafka cluster (a volume reused, a cluster restored or replaced): the whole

@@ -88,7 +88,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         this.timers = new TimerStore(timerStore, index, counts);
         KeyValueStore<String, byte[]> configStore = context.getStateStore(ReplayTopology.BUCKET_CONFIGS_STORE);
         this.configs = new BucketConfigs(configStore, params.topics().bucketConfigs().valueSerde().deserializer());
-        context.schedule(params.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fire);
+        context.schedule(params.settings().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fire);
         params.firingShare().join(this);
     }
 
@@ -141,8 +141,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         Instant now = Instant.ofEpochMilli(timestamp);
         params.firingShare().join(this);
         Duration threadSlice = FIRST_SLICE.multipliedBy(1L << rampStep);
-        if (threadSlice.compareTo(params.maxFireTimePerTick()) > 0) {
-            threadSlice = params.maxFireTimePerTick();
+        if (threadSlice.compareTo(params.settings().maxFireTimePerTick()) > 0) {
+            threadSlice = params.settings().maxFireTimePerTick();
         }
         long deadline = params.nanoTime().getAsLong() + params.firingShare().of(threadSlice).toNanos();
         boolean fired = false;
@@ -150,8 +150,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         int handled = 0;
         // Read in chunks, not a tick's count at once: a slice fires a small part of a backlog, and every timer read
         // is decoded.
-        while (handled < params.maxPerTick()) {
-            int wanted = Math.min(DUE_CHUNK, params.maxPerTick() - handled);
+        while (handled < params.settings().maxFiredPerTick()) {
+            int wanted = Math.min(DUE_CHUNK, params.settings().maxFiredPerTick() - handled);
             List<TimerStore.Due> due = timers.due(now, wanted);
             for (TimerStore.Due entry : due) {
                 if (params.nanoTime().getAsLong() - deadline > 0 && handled > 0) {
@@ -174,7 +174,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             if (leftOver || due.size() < wanted) {
                 break;
             }
-            leftOver = handled >= params.maxPerTick();
+            leftOver = handled >= params.settings().maxFiredPerTick();
         }
         params.metrics().pending(context.taskId().partition(), timers.pendingByKind());
         if (fired) {
@@ -240,7 +240,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
      */
     private void wakeUpForNextDue() {
         long nowMs = context.currentSystemTimeMs();
-        Optional<Instant> next = timers.nextDue(Instant.ofEpochMilli(nowMs).plus(params.punctuateInterval()));
+        Optional<Instant> next = timers.nextDue(
+                Instant.ofEpochMilli(nowMs).plus(params.settings().punctuateInterval()));
         if (next.isEmpty() || (wakeUp != null && wakeUpAtMs <= next.get().toEpochMilli())) {
             return;
         }

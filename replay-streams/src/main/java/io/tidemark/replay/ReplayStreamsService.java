@@ -76,9 +76,9 @@ public final class ReplayStreamsService extends ManagedService {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, ConsumerGroups.from(config).replayStreams());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, config.replayStateDir().toAbsolutePath().toString());
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(TidemarkConfig.REPLAY_NUM_STREAM_THREADS));
-        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(TidemarkConfig.REPLAY_STANDBY_REPLICAS));
+        props.put(StreamsConfig.STATE_DIR_CONFIG, ReplayStreamsSettings.stateDir(config).toAbsolutePath().toString());
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(ReplayStreamsSettings.NUM_STREAM_THREADS));
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(ReplayStreamsSettings.STANDBY_REPLICAS));
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
@@ -105,8 +105,8 @@ public final class ReplayStreamsService extends ManagedService {
                     topics.bucketTasks(), topics.replayStreamsDlq()));
         }
         try (Admin admin = Admin.create(config.adminProperties())) {
-            LocalState.prepare(config.replayStateDir().resolve(ConsumerGroups.from(config).replayStreams()), topics.bucketConfigs().name(),
-                    admin, metrics);
+            LocalState.prepare(ReplayStreamsSettings.stateDir(config).resolve(ConsumerGroups.from(config).replayStreams()),
+                    topics.bucketConfigs().name(), admin, metrics);
         }
         streams = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
                 streamsProperties(config), ClockTime.of(clock));
@@ -117,9 +117,10 @@ public final class ReplayStreamsService extends ManagedService {
         binding = Metrics.bind(meters, streams);
         streams.start();
         zookeeper = ZooKeeperConnection.start(config);
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters, ConsumerGroups.from(config).replayStreams(),
+        committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
+                ConsumerGroups.from(config).replayStreams(),
                 List.of(topics.metaLog().name(), topics.rearm().name()), CommittedLagGauge.DEFAULT_INTERVAL);
-        statusLog = StatusLog.start("replay-streams", config.millis(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS), log,
+        statusLog = StatusLog.start("replay-streams", config.millis(ReplayStreamsSettings.STATUS_INTERVAL_MS), log,
                 () -> {
                     ReplayInstances.publish(zookeeper.client(), new ReplayInstances.Report(instanceId,
                             metrics.pending(), activeTasks(), clock.millis()));

@@ -5,7 +5,6 @@ import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
-import java.time.Duration;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -38,26 +37,22 @@ public final class ReplayTopology {
     static final String DEAD_TIMERS_SINK = "replay-streams-dlq-sink";
 
     /**
-     * What the topology needs from the settings, and the meters it reports to.
+     * What the topology is built from: its topics, how rules are read, the timer settings, and the meters it reports
+     * to.
      *
      * @param nanoTime the clock that bounds a tick's firing time ({@code System::nanoTime}; tests pass their own)
      * @param firingShare splits {@code maxFireTimePerTick} among the processors of each stream thread
      */
-    public record Params(TopicRegistry topics, RuleReader rules, Duration punctuateInterval, int maxPerTick,
-                         Duration maxFireTimePerTick, LongSupplier nanoTime, ReplayStreamsMetrics metrics,
-                         ThreadFiringShare firingShare) {
+    public record Params(TopicRegistry topics, RuleReader rules, ReplayStreamsSettings settings, LongSupplier nanoTime,
+                         ReplayStreamsMetrics metrics, ThreadFiringShare firingShare) {
 
         public static Params from(TidemarkConfig config, ReplayStreamsMetrics metrics) {
-            return new Params(TopicRegistry.from(config), config.ruleReader(),
-                    config.millis(TidemarkConfig.REPLAY_PUNCTUATE_INTERVAL_MS),
-                    config.getInt(TidemarkConfig.REPLAY_MAX_FIRED_PER_TICK),
-                    config.millis(TidemarkConfig.REPLAY_MAX_FIRE_TIME_PER_TICK_MS), System::nanoTime, metrics,
-                    new ThreadFiringShare());
+            return new Params(TopicRegistry.from(config), config.ruleReader(), ReplayStreamsSettings.from(config),
+                    System::nanoTime, metrics, new ThreadFiringShare());
         }
 
         Params withNanoTime(LongSupplier clock) {
-            return new Params(topics, rules, punctuateInterval, maxPerTick, maxFireTimePerTick, clock, metrics,
-                    firingShare);
+            return new Params(topics, rules, settings, clock, metrics, firingShare);
         }
     }
 

@@ -460,10 +460,10 @@ final class TimerPlanner {
     }
 
     /**
-     * Whether a walk's listing of an entry is older than the entry the timer was armed on. Judged by the entries
-     * alone (DESIGN §7.7): the timer's time comes from the filer's meta-log, the re-arm record's from the bucket
-     * processor's clock, and machines' clocks differ. A listing of an older modification is stale; one of the same
-     * entry brings what may have changed around it (rules, a lock) and applies; one of another entry with the same
+     * Whether a walk's listing of an entry is older than the entry the timer was armed on. Judged by the entries alone
+     * (architecture.md, invariant 7): the timer's time comes from the filer's meta-log, the re-arm record's from the
+     * bucket processor's clock, and machines' clocks differ. A listing of an older modification is stale; one of the
+     * same entry brings what may have changed around it (rules, a lock) and applies; one of another entry with the same
      * modification time (a re-tag) cannot be ordered by it, and the event-armed timer stands — the event of a change
      * after the listing re-arms it anyway, and a timer that fires on a changed entry is followed by a walk of its key.
      */

@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 27 item 10 (DESIGN §10): local state is a cache. State that belongs to another cluster, or a global store
- * checkpointed past the end of a topic that was recreated, must be discarded and rebuilt at start — never a service
- * that fails at every start until someone finds and deletes a directory.
+ * Issue 27 item 10 (architecture.md, Local state): local state is a cache. State that belongs to another cluster, or a
+ * global store checkpointed past the end of a topic that was recreated, must be discarded and rebuilt at start — never
+ * a service that fails at every start until someone finds and deletes a directory.
  */
 @LocalClusterTest
 class ReplayLocalStateTest {

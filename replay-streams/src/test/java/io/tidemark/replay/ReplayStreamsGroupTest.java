@@ -87,8 +87,10 @@ class ReplayStreamsGroupTest {
         two.put("replay-streams.state.dir", state.resolve("two").toString());
         TidemarkConfig config = new TidemarkConfig(settings);
         TopicRegistry topics = TopicRegistry.from(config);
-        try (ReplayStreamsService a = new ReplayStreamsService(new TidemarkConfig(one), Clock.systemUTC(), new SimpleMeterRegistry());
-             ReplayStreamsService b = new ReplayStreamsService(new TidemarkConfig(two), Clock.systemUTC(), new SimpleMeterRegistry())) {
+        try (ReplayStreamsService a = new ReplayStreamsService(new TidemarkConfig(one), Clock.systemUTC(),
+                new SimpleMeterRegistry());
+             ReplayStreamsService b = new ReplayStreamsService(new TidemarkConfig(two), Clock.systemUTC(),
+                     new SimpleMeterRegistry())) {
             a.start();
             b.start();
             await().atMost(Duration.ofSeconds(90)).until(() -> a.streamsState() == KafkaStreams.State.RUNNING

@@ -49,6 +49,7 @@ class S3LayoutTest {
         assertThat(S3Layout.isVersionFileName("abc")).isFalse();
         assertThat(S3Layout.versionIdOfFileName(S3Layout.versionFileName("0123abc"))).isEqualTo("0123abc");
         assertThatThrownBy(() -> S3Layout.versionIdOfFileName("abc")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> S3Layout.objectOfVersionsDirectory("abc")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> S3Layout.objectOfVersionsDirectory("abc"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

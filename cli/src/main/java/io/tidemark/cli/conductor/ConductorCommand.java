@@ -6,6 +6,7 @@ import io.tidemark.cli.ExitCodes;
 import io.tidemark.cli.ServiceLauncher;
 import io.tidemark.conductor.Conductor;
 import io.tidemark.conductor.ConductorService;
+import io.tidemark.conductor.ConductorSettings;
 import io.tidemark.conductor.PassOutcome;
 import io.tidemark.conductor.PassReport;
 import io.tidemark.config.TidemarkConfig;
@@ -16,9 +17,9 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "conductor", mixinStandardHelpOptions = true,
         description = {"Seeds walker passes: takes the walker lock in ZooKeeper, skips the pass while the "
@@ -61,7 +62,7 @@ public final class ConductorCommand implements Callable<Integer> {
         if (mode.schedule != null) {
             return ServiceLauncher.run(options, "conductor", (config, registry) -> new ConductorService(config,
                     Clock.systemUTC(), registry, mode.schedule.isEmpty()
-                            ? config.getString(TidemarkConfig.CONDUCTOR_SCHEDULE) : mode.schedule));
+                            ? config.getString(ConductorSettings.SCHEDULE) : mode.schedule));
         }
         TidemarkConfig config = options.load();
         log.info("conductor settings: {}", config.effective());

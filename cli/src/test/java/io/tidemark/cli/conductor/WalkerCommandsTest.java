@@ -22,7 +22,8 @@ class WalkerCommandsTest {
     @Test
     void shouldRunTheBucketProcessorServeProbesAndMetricsAndStopOnSigterm(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
-        try (ServiceProcess processor = ServiceProcess.start(ServicesMain.class, "256m", cluster.environment(), "bucket-processor",
+        try (ServiceProcess processor = ServiceProcess.start(ServicesMain.class, "256m", cluster.environment(),
+                "bucket-processor",
                 "--set", "topic.prefix=" + ns.topicPrefix() + "bp.", "--set", "management.port=0",
                 "--set", "management.host=127.0.0.1", "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-bp")) {
             assertThat(processor.log()).anyMatch(l -> l.contains("bucket-processor.page.size = 1000"));
@@ -35,7 +36,8 @@ class WalkerCommandsTest {
 
     @Test
     void shouldRunTheConductorOnAScheduleAsAService(LocalCluster cluster, ClusterNamespace ns) throws Exception {
-        try (ServiceProcess conductor = ServiceProcess.start(ServicesMain.class, "256m", cluster.environment(), "conductor",
+        try (ServiceProcess conductor = ServiceProcess.start(ServicesMain.class, "256m", cluster.environment(),
+                "conductor",
                 "--schedule", "0 3 * * *", "--set", "topic.prefix=" + ns.topicPrefix() + "cs.",
                 "--set", "management.port=0", "--set", "management.host=127.0.0.1",
                 "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-cs")) {

@@ -67,7 +67,8 @@ class EndToEndTest {
                 // Never fires during the test (passes run one at a time below); scraped at the end.
                 List<String> scheduled = new ArrayList<>(List.of("conductor", "--schedule", "0 0 1 1 *"));
                 scheduled.addAll(settings);
-                services.add(ServiceProcess.start(ServicesMain.class, "256m", Map.of(), scheduled.toArray(String[]::new)));
+                services.add(ServiceProcess.start(ServicesMain.class, "256m", Map.of(),
+                        scheduled.toArray(String[]::new)));
                 for (ServiceProcess service : services) {
                     await().atMost(Duration.ofSeconds(120)).until(() -> service.get("/readyz").statusCode() == 200);
                 }

@@ -85,7 +85,8 @@ class LifecyclePipelineTest {
             s3.putLifecycle("nv", NONCURRENT_AFTER_1_DAY);
 
             try (PopulatorService populator = new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
-                 ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+                 ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(),
+                         new SimpleMeterRegistry());
                  ObjectProcessorService processor = new ObjectProcessorService(config, Clock.systemUTC(),
                          new SimpleMeterRegistry())) {
                 populator.start();

@@ -3,7 +3,6 @@ package io.tidemark.cli.populator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tidemark.cli.CliRunner;
 import io.tidemark.cli.ServicesMain;
 import io.tidemark.localcluster.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
@@ -21,7 +20,8 @@ class PopulatorCommandTest {
     @Test
     void shouldTailTheFilerServeHealthAndMetricsAndStopOnSigterm(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
-        try (ServiceProcess populator = ServiceProcess.start(ServicesMain.class, "384m", cluster.environment(), "populator",
+        try (ServiceProcess populator = ServiceProcess.start(ServicesMain.class, "384m", cluster.environment(),
+                "populator",
                 "--set", "topic.prefix=" + ns.topicPrefix(), "--set", "zookeeper.chroot=" + ns.zookeeperChroot(),
                 "--set", "management.port=0", "--set", "management.host=127.0.0.1",
                 "--set", "kafka.producer.linger.ms=1")) {
@@ -53,17 +53,5 @@ class PopulatorCommandTest {
             assertThat(populator.terminate()).isIn(0, 143);
             assertThat(populator.log()).anyMatch(l -> l.contains("populator: status=stopped"));
         }
-    }
-
-    @Test
-    void shouldBenchmarkExactlyOnceAgainstTheRawSubscribeRate() {
-        CliRunner.Result r = CliRunner.run("populator", "bench", "--events", "3000", "--rounds", "1",
-                "--batch-max-events", "500");
-        assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("populator benchmark: 3000 filer events, a warm-up and 1 rounds, batches of up to 500 events")
-                .containsPattern("round 1: raw SubscribeMetadata [\\d,]+ events/s; populator [\\d,]+ events/s "
-                        + "exactly-once \\(3000 published, \\d+ transactions")
-                .containsPattern("    populator: \\d+\\.\\d\\d CPU-s per million events: .*populator \\d+\\.\\d\\d")
-                .containsPattern("best: raw [\\d,]+ events/s; populator [\\d,]+ events/s; ratio \\d\\.\\d\\d\\n");
     }
 }

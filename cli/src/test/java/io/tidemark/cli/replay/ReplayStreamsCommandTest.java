@@ -20,7 +20,8 @@ class ReplayStreamsCommandTest {
     @Test
     void shouldRunServeProbesAndMetricsAndStopOnSigterm(LocalCluster cluster, ClusterNamespace ns, @TempDir Path state)
             throws Exception {
-        try (ServiceProcess replay = ServiceProcess.start(ServicesMain.class, "384m", cluster.environment(), "replay-streams",
+        try (ServiceProcess replay = ServiceProcess.start(ServicesMain.class, "384m", cluster.environment(),
+                "replay-streams",
                 "--set", "topic.prefix=" + ns.topicPrefix(), "--set", "management.port=0",
                 "--set", "management.host=127.0.0.1", "--set", "replay-streams.state.dir=" + state)) {
             assertThat(replay.log()).anyMatch(l -> l.contains("replay-streams.punctuate.interval.ms = 1000"));

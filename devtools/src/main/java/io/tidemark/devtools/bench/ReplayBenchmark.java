@@ -84,7 +84,8 @@ final class ReplayBenchmark {
             out.flush();
             double raw = rawRead(config, topics, options.events());
             ReplayStreamsMetrics metrics;
-            try (ReplayStreamsService service = new ReplayStreamsService(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
+            try (ReplayStreamsService service = new ReplayStreamsService(config, Clock.systemUTC(),
+                    new SimpleMeterRegistry())) {
                 service.start();
                 metrics = service.metrics();
                 long began = System.nanoTime();

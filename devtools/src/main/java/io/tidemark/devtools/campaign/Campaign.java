@@ -31,10 +31,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * A fault campaign: the whole pipeline with every service as its own process, Kafka and ZooKeeper as child
- * processes, rounds of objects falling due while one fault per round strikes — a service killed with SIGKILL, Kafka
- * or ZooKeeper killed and restarted, the filer answering UNAVAILABLE or slowly, an object's identity changed behind
- * the pipeline's back, a lifecycle rule edited. Every choice comes from one seed, printed first, so a run can be replayed.
+ * A fault campaign: the whole pipeline with every service as its own process, Kafka and ZooKeeper as child processes,
+ * rounds of objects falling due while one fault per round strikes — a service killed with SIGKILL, Kafka or ZooKeeper
+ * killed and restarted, the filer answering UNAVAILABLE or slowly, an object's identity changed behind the pipeline's
+ * back, a lifecycle rule edited. Every choice comes from one seed, printed first, so a run can be replayed.
  *
  * <p>Throughout, a watcher checks that nothing the rules keep is gone and nothing is gone before its time (wrongful
  * deletes). After the last round the faults heal, and every object that fell due must be gone within the deadline
@@ -150,7 +150,8 @@ final class Campaign {
     private void start(String service) throws Exception {
         List<String> args = new ArrayList<>(List.of(service));
         args.addAll(settings);
-        ServiceProcess process = ServiceProcess.start(ServicesMain.class, "384m", Map.of(), args.toArray(String[]::new));
+        ServiceProcess process = ServiceProcess.start(ServicesMain.class, "384m", Map.of(),
+                args.toArray(String[]::new));
         services.put(service, process);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (!process.ready()) {

@@ -104,7 +104,8 @@ public final class PipelineBenchCommand implements Callable<Integer> {
             TidemarkConfig config = new TidemarkConfig(settings);
             S3Gateway s3 = cluster.emulator().s3();
             PopulatorService populator = new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
-            ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+            ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(),
+                    new SimpleMeterRegistry());
             ObjectProcessorService objects = new ObjectProcessorService(config, Clock.systemUTC(),
                     new SimpleMeterRegistry());
             List<ManagedService> services = List.of(populator, replay, objects);

@@ -3,11 +3,13 @@ package io.tidemark.devtools.quickstart;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.bucketprocessor.BucketProcessorService;
 import io.tidemark.conductor.ConductorService;
+import io.tidemark.conductor.ConductorSettings;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.populator.PopulatorService;
 import io.tidemark.replay.ReplayStreamsService;
+import io.tidemark.replay.ReplayStreamsSettings;
 import io.tidemark.service.ManagedService;
 import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
@@ -110,7 +112,8 @@ public final class QuickstartCommand implements Callable<Integer> {
             cluster[0].environment().forEach((name, value) -> out.println(name + "=" + value));
             out.flush();
             services.add(new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry()));
-            ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+            ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(),
+                    new SimpleMeterRegistry());
             services.add(replay);
             ObjectProcessorService objects = new ObjectProcessorService(config, Clock.systemUTC(),
                     new SimpleMeterRegistry());
@@ -159,9 +162,9 @@ public final class QuickstartCommand implements Callable<Integer> {
         settings.put(TidemarkConfig.S3_GRPC_ADDRESS, cluster.emulator().s3GrpcAddress());
         settings.put(TidemarkConfig.LIFECYCLE_DAY_SECONDS, String.valueOf(daySeconds));
         settings.put(TidemarkConfig.LIFECYCLE_DUE_POLICY, "exact");
-        settings.put(TidemarkConfig.REPLAY_STATE_DIR, directory.root().resolve("replay").toString());
-        settings.put(TidemarkConfig.REPLAY_STATUS_INTERVAL_MS, "2000");
-        settings.put(TidemarkConfig.CONDUCTOR_WALK_STALE_MS, "300000");
+        settings.put(ReplayStreamsSettings.STATE_DIR, directory.root().resolve("replay").toString());
+        settings.put(ReplayStreamsSettings.STATUS_INTERVAL_MS, "2000");
+        settings.put(ConductorSettings.WALK_STALE_MS, "300000");
         settings.put("kafka.consumer.session.timeout.ms", "10000");
         // Streams does not leave its group on close: restarted on the same --data-dir, replay-streams waited for the
         // last run's member to time out (Kafka's 45 s) before it was READY.

@@ -46,7 +46,8 @@ class ObjectProcessorCommandTest {
         // Tasks under a rule the bucket has (its Date passed long ago): the processor checks each against the rules.
         ExpirationTasks.publish(config, topics, s3, bucket, List.of("due", "refused"));
 
-        try (ServiceProcess processor = ServiceProcess.start(ServicesMain.class, "256m", cluster.environment(), "object-processor",
+        try (ServiceProcess processor = ServiceProcess.start(ServicesMain.class, "256m", cluster.environment(),
+                "object-processor",
                 "--set", "topic.prefix=" + ns.topicPrefix(), "--set", "management.port=0",
                 "--set", "management.host=127.0.0.1")) {
             assertThat(processor.log()).anyMatch(l -> l.contains("object-processor.deletes.per.second = 500.0"));
@@ -71,7 +72,8 @@ class ObjectProcessorCommandTest {
                 .contains("test refusal").contains("1 parked (BLOCKED=1)");
         ToolRunner.Result json = ToolRunner.run(concat(new String[] {"dlq", "list", "--json"}, connection));
         assertThat(json.out().lines()).singleElement().satisfies(l -> assertThat(l).contains("\"outcome\":\"BLOCKED\""));
-        ToolRunner.Result dryRun = ToolRunner.run(concat(new String[] {"dlq", "replay", "--dry-run", "--bucket", bucket},
+        ToolRunner.Result dryRun = ToolRunner.run(concat(new String[] {"dlq", "replay", "--dry-run", "--bucket",
+                bucket},
                 connection));
         assertThat(dryRun.out()).contains("would replay").contains("1 would be replayed (dry run)");
         ToolRunner.Result none = ToolRunner.run(concat(new String[] {"dlq", "replay", "--dry-run", "--reason",

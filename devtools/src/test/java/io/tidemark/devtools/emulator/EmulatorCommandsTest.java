@@ -65,7 +65,8 @@ class EmulatorCommandsTest {
                 "unavailableProbability=0.25", "latencyMs=5");
         assertThat(r.exitCode()).isZero();
         assertThat(emulator.faults().unavailableProbability()).isEqualTo(0.25);
-        assertThat(ToolRunner.run("emulator", "faults", "--admin", emulator.adminAddress(), "clear").exitCode()).isZero();
+        assertThat(ToolRunner.run("emulator", "faults", "--admin", emulator.adminAddress(),
+                "clear").exitCode()).isZero();
         assertThat(emulator.faults().unavailableProbability()).isZero();
     }
 

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 class MetaLogRecordViewTest {
 
     private static final EventNotification EVENT = EventNotification.newBuilder()
-            .setNewEntry(Entry.newBuilder().setName("k").putExtended("X-Amz-Tagging-env", ByteString.copyFromUtf8("prod")))
+            .setNewEntry(Entry.newBuilder().setName("k").putExtended("X-Amz-Tagging-env",
+                    ByteString.copyFromUtf8("prod")))
             .setNewParentPath("/buckets/b").build();
 
     @Test
@@ -27,7 +28,8 @@ class MetaLogRecordViewTest {
             // an embedded message is length-delimited like the bytes that stand for it
             assertThat(shadowed.getLiteType().getWireType()).isEqualTo(field.getLiteType().getWireType());
         }
-        assertThat(MetaLogRecordView.getDescriptor().getFields()).hasSameSizeAs(MetaLogRecord.getDescriptor().getFields());
+        assertThat(MetaLogRecordView.getDescriptor().getFields())
+                .hasSameSizeAs(MetaLogRecord.getDescriptor().getFields());
     }
 
     @Test

@@ -1,0 +1,22 @@
+package io.tidemark.devtools.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.devtools.ToolRunner;
+import org.junit.jupiter.api.Test;
+
+/** {@code tidemark populator bench}: the populator against the raw subscription, on a cluster of its own. */
+class PopulatorBenchCommandTest {
+
+    @Test
+    void shouldBenchmarkExactlyOnceAgainstTheRawSubscribeRate() {
+        ToolRunner.Result r = ToolRunner.run("populator", "bench", "--events", "3000", "--rounds", "1",
+                "--batch-max-events", "500");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("populator benchmark: 3000 filer events, a warm-up and 1 rounds, batches of up to 500 events")
+                .containsPattern("round 1: raw SubscribeMetadata [\\d,]+ events/s; populator [\\d,]+ events/s "
+                        + "exactly-once \\(3000 published, \\d+ transactions")
+                .containsPattern("    populator: \\d+\\.\\d\\d CPU-s per million events: .*populator \\d+\\.\\d\\d")
+                .containsPattern("best: raw [\\d,]+ events/s; populator [\\d,]+ events/s; ratio \\d\\.\\d\\d\\n");
+    }
+}
