@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.ObjectTask;

@@ -3,9 +3,9 @@ package io.tidemark.bucketprocessor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.zookeeper.WalkState;
 import io.tidemark.zookeeper.WalkStates;

@@ -7,8 +7,12 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +37,7 @@ class PortChoiceTest {
             EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0, firstTaken(taken));
             try {
                 assertThat(kafka.address()).doesNotEndWith(":" + taken);
-                KafkaRoundTrip.createTopic(kafka.address(), "after-clash", 1);
+                createTopic(kafka.address(), "after-clash");
             } finally {
                 kafka.close();
             }
@@ -64,5 +68,11 @@ class PortChoiceTest {
             }
             return Ports.distinct(count);
         };
+    }
+
+    private static void createTopic(String bootstrap, String topic) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
     }
 }

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.ChildNode;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.ObjectTask;
 import java.time.Duration;
 import java.util.ArrayList;

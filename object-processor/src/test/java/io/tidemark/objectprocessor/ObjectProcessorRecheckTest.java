@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.grpc.Status;
 import io.tidemark.emulator.s3.S3Gateway;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.ObjectTask;

@@ -8,7 +8,7 @@ import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.ObjectVersionInfo;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.messages.DeadLetter;

@@ -3,9 +3,9 @@ package io.tidemark.populator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;

@@ -8,7 +8,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
 import io.tidemark.lifecycle.engine.RuleReader;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;

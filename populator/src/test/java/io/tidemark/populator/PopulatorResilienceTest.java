@@ -3,7 +3,7 @@ package io.tidemark.populator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import java.time.Duration;
 import java.util.Map;

@@ -12,6 +12,7 @@ import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ReplayInstances;
 import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -104,9 +105,10 @@ public final class ReplayStreamsService extends ManagedService {
                     topics.metaLog(), topics.rearm(), topics.bucketConfigs(), topics.objectTasks(),
                     topics.bucketTasks(), topics.replayStreamsDlq()));
         }
+        Path applicationState = ReplayStreamsSettings.stateDir(config).resolve(ConsumerGroups.from(config)
+                .replayStreams());
         try (Admin admin = Admin.create(config.adminProperties())) {
-            LocalState.prepare(ReplayStreamsSettings.stateDir(config).resolve(ConsumerGroups.from(config).replayStreams()),
-                    topics.bucketConfigs().name(), admin, metrics);
+            LocalState.prepare(applicationState, topics.bucketConfigs().name(), admin, metrics);
         }
         streams = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
                 streamsProperties(config), ClockTime.of(clock));

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.TopicAdmin;

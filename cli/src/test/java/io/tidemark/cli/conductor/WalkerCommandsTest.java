@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.tidemark.cli.ServicesCommand;
 import io.tidemark.cli.ServicesMain;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.localcluster.ServiceProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tidemark.cli.ServicesMain;
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.localcluster.ServiceProcess;
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tidemark.localcluster;
+package io.tidemark.testsupport;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.tidemark.localcluster;
+package io.tidemark.testsupport;
 
 /**
  * What keeps one test class's state apart on a shared cluster: a topic prefix and a ZooKeeper chroot of its own.

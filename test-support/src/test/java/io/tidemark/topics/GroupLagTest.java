@@ -2,9 +2,9 @@ package io.tidemark.topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.localcluster.ClusterNamespace;
+import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
-import io.tidemark.localcluster.LocalClusterTest;
+import io.tidemark.testsupport.LocalClusterTest;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;

@@ -1,4 +1,4 @@
-package io.tidemark.localcluster;
+package io.tidemark.testsupport;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,5 +1,6 @@
-package io.tidemark.localcluster;
+package io.tidemark.testsupport;
 
+import io.tidemark.localcluster.LocalCluster;
 import java.util.Locale;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;

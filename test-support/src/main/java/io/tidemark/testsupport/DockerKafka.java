@@ -1,4 +1,4 @@
-package io.tidemark.localcluster;
+package io.tidemark.testsupport;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;

@@ -1,7 +1,9 @@
-package io.tidemark.localcluster;
+package io.tidemark.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.localcluster.ChildNode;
+import io.tidemark.localcluster.LocalCluster;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,8 @@
-package io.tidemark.localcluster;
+package io.tidemark.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.localcluster.LocalCluster;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,10 @@
-package io.tidemark.localcluster;
+package io.tidemark.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import io.tidemark.zookeeper.ZooKeeperPaths;
 import java.nio.charset.StandardCharsets;
