@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,7 +122,9 @@ final class PageLoop {
                 } catch (KafkaException e) {
                     if (KafkaFailure.of(e) == KafkaFailure.FENCED) {
                         Duration open = Duration.ofNanos(System.nanoTime() - transactionBegan);
-                        if (open.compareTo(limits.transactionTimeout()) < 0) {
+                        // A newer member with this consumer's group.instance.id is fencing however old the
+                        // transaction is; a producer's epoch bumped past a transaction's age is the coordinator's.
+                        if (open.compareTo(limits.transactionTimeout()) < 0 || e instanceof FencedInstanceIdException) {
                             throw e;
                         }
                         // The coordinator aborted the transaction for its age and bumped the producer's epoch:

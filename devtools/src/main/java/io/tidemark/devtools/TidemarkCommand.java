@@ -37,7 +37,7 @@ public final class TidemarkCommand extends CommandGroup {
     /**
      * The full command line: the services' commands gain their {@code bench} subcommands here rather than in their
      * annotations, because the benchmarks need the embedded broker and the emulator, which the services jar of the
-     * container image leaves out (see {@link ServicesCommand}).
+     * container image leaves out (see {@link io.tidemark.cli.ServicesCommand}).
      */
     public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new TidemarkCommand());

@@ -68,8 +68,10 @@ final class UploadLeftovers {
         Optional<Entry> versions = filer.lookup(directory, S3Layout.versionsDirectoryName(name));
         if (versions.isPresent() && versions.get().getIsDirectory()) {
             for (Entry version : filer.listAll(join(directory, S3Layout.versionsDirectoryName(name)), "", PAGE)) {
-                Optional<String> shared = shared(version, parts, initiated, key + " version "
-                        + S3Layout.versionIdOfFileName(version.getName()));
+                // Every entry is checked: a name that is no version file's is still data that may hold the parts.
+                String which = S3Layout.isVersionFileName(version.getName())
+                        ? "version " + S3Layout.versionIdOfFileName(version.getName()) : "entry " + version.getName();
+                Optional<String> shared = shared(version, parts, initiated, key + " " + which);
                 if (shared.isPresent()) {
                     return shared;
                 }

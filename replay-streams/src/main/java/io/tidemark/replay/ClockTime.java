@@ -7,8 +7,9 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * Kafka's {@link Time} read from a {@link Clock}: what wall-clock punctuations fire by, so that timers fall due by
- * the service's clock like every other service's decisions. Elapsed-time measurements keep the JVM's monotonic
- * nanoseconds, so a clock set ahead or behind moves due instants and nothing else.
+ * the service's clock like every other service's decisions. Nanosecond measurements keep the JVM's monotonic clock;
+ * Kafka Streams' own millisecond timers (commit interval, poll and idle timeouts, state clean-up) follow the given
+ * clock too, so a clock that jumps makes them fire early or late, never a record lost or doubled.
  */
 final class ClockTime implements Time {
 

@@ -76,7 +76,10 @@ public final class S3Layout {
         return "true".equals(value);
     }
 
-    /** Whether a directory name is an object's versions directory ({@code <name>.versions}, with a name before it). */
+    /**
+     * Whether a directory's name or path is an object's versions directory: {@code <name>.versions}, with something
+     * before the suffix ({@code dir/.versions} passes as a path: the versions directory of the key {@code dir/}).
+     */
     public static boolean isVersionsDirectoryName(String name) {
         return name.endsWith(VERSIONS_SUFFIX) && name.length() > VERSIONS_SUFFIX.length();
     }
