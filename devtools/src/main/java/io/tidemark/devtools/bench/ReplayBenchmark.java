@@ -152,15 +152,15 @@ final class ReplayBenchmark {
                 }
             }
         }
-        long[] late = java.util.Arrays.copyOf(lateMillis, seen);
-        java.util.Arrays.sort(late);
         if (seen == 0) {
             out.println("  steady: no task seen");
             return false;
         }
+        Latencies late = Latencies.of(java.util.Arrays.stream(lateMillis, 0, seen).mapToDouble(ms -> ms / 1e3)
+                .toArray());
         out.printf(Locale.ROOT, "  steady: %d of %d tasks at %d due/s; due -> task visible p50 %.2f s, p99 %.2f s, "
-                        + "max %.2f s%n", seen, options.events(), options.rate(), late[seen / 2] / 1e3,
-                late[Math.min(seen - 1, (int) Math.ceil(seen * 0.99) - 1)] / 1e3, late[seen - 1] / 1e3);
+                        + "max %.2f s%n", seen, options.events(), options.rate(), late.percentile(0.50),
+                late.percentile(0.99), late.max());
         out.flush();
         return seen == options.events();
     }

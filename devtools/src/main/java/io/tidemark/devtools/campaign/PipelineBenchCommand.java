@@ -1,20 +1,16 @@
 package io.tidemark.devtools.campaign;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.config.TidemarkConfig;
 import io.tidemark.devtools.bench.CpuByRole;
 import io.tidemark.devtools.bench.ExpirationTasks;
-import io.tidemark.config.TidemarkConfig;
+import io.tidemark.devtools.bench.Latencies;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.populator.PopulatorService;
 import io.tidemark.replay.ReplayStreamsService;
-import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.client.FilerClient;
-import io.tidemark.seaweed.client.FilerEvent;
-import io.tidemark.seaweed.client.MetadataSubscription;
-import io.tidemark.seaweed.client.SubscriptionOptions;
-import io.tidemark.seaweed.pb.FilerProto.EventNotification;
 import io.tidemark.service.ManagedService;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
@@ -28,13 +24,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "pipeline-bench", mixinStandardHelpOptions = true,
         description = {"Measures the pipeline end to end on an in-process Kafka, ZooKeeper and emulator with the "
@@ -79,8 +73,8 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                     + "which would otherwise weigh on the first rounds and not on the alone phases after them.")
     private int warmUp;
 
-    /** When each deleted path's delete event happened (filer time), from the meta-log. */
-    private final Map<String, Long> deletedAtNs = new ConcurrentHashMap<>();
+    /** The filer's deletes, as its meta-log tells them; open while the command runs. */
+    private DeleteWatcher deletes;
 
     @Override
     public Integer call() throws Exception {
@@ -109,10 +103,10 @@ public final class PipelineBenchCommand implements Callable<Integer> {
             ObjectProcessorService objects = new ObjectProcessorService(config, Clock.systemUTC(),
                     new SimpleMeterRegistry());
             List<ManagedService> services = List.of(populator, replay, objects);
-            AtomicBoolean watching = new AtomicBoolean(true);
             try (FilerClient filer = FilerClient.connect(cluster.emulator().filerAddress(),
-                    io.tidemark.seaweed.client.GrpcTls.PLAINTEXT, Duration.ofSeconds(30))) {
-                Thread watcher = watchDeletes(filer, watching);
+                    io.tidemark.seaweed.client.GrpcTls.PLAINTEXT, Duration.ofSeconds(30));
+                 DeleteWatcher watcher = DeleteWatcher.start(filer)) {
+                deletes = watcher;
                 services.forEach(ManagedService::start);
                 // As long as it takes: a benchmark has no deadline of its own.
                 ManagedService.awaitReady(services, Duration.ofDays(1));
@@ -137,9 +131,12 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                 List<Double> aloneRates = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
                     // Where the first burst stands each second, stage by stage, from the due instant on.
-                    Progress progress = round == 1 ? new Progress(populator, replay, objects) : null;
-                    Phase b = burst(out, "round " + round + ": burst", s3, "burst-" + round + "/", burst, progress);
-                    Phase alone = objectProcessorAlone(out, config, topics, s3, "round-" + round + "/", burst);
+                    PipelineProgress progress = round == 1
+                            ? new PipelineProgress(populator, replay, objects, deletes) : null;
+                    DeleteWatcher.Phase b = burst(out, "round " + round + ": burst", s3, "burst-" + round + "/", burst,
+                            progress);
+                    DeleteWatcher.Phase alone = objectProcessorAlone(out, config, topics, s3, "round-" + round + "/",
+                            burst);
                     out.printf(Locale.ROOT, "round %d: end to end / object processor alone %.0f / %.0f = %.2f "
                                     + "(from the first delete on: %.0f deletes/s, %.2f)%n", round, b.rate(),
                             alone.rate(), b.rate() / alone.rate(), b.drainRate(), b.drainRate() / alone.rate());
@@ -149,22 +146,19 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                 }
 
                 Map<String, Instant> steadyDue = write(s3, "steady/", rate * seconds, rate);
-                Phase s = await(steadyDue, Duration.ofSeconds(daySeconds + 120));
+                DeleteWatcher.Phase s = deletes.await(steadyDue, Duration.ofSeconds(daySeconds + 120));
                 report(out, "steady", s);
 
                 List<Double> ratios = new ArrayList<>();
                 for (int i = 0; i < rounds; i++) {
                     ratios.add(pipelineRates.get(i) / aloneRates.get(i));
                 }
-                ratios.sort(null);
                 double bestPipeline = pipelineRates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
                 double bestAlone = aloneRates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
                 out.printf(Locale.ROOT, "end to end / object processor alone (burst of %d): best %.0f / best %.0f "
                                 + "deletes/s = %.2f, median of the rounds' ratios %.2f (target 0.8); steady p99 %.2f s "
                                 + "at %d due/s (target ≤ 5 s)%n", burst, bestPipeline, bestAlone,
-                        bestPipeline / bestAlone, percentile(ratios, 0.50), s.p99, rate);
-                watching.set(false);
-                watcher.join(5_000);
+                        bestPipeline / bestAlone, Latencies.of(ratios).percentile(0.50), s.p99(), rate);
             } finally {
                 for (int i = services.size() - 1; i >= 0; i--) {
                     services.get(i).close();
@@ -178,81 +172,22 @@ public final class PipelineBenchCommand implements Callable<Integer> {
      * A burst of objects that fall due together, through the whole pipeline: written, given one modification time,
      * and awaited until every one is deleted. The CPU figures run from the due instant to the last delete.
      */
-    private Phase burst(PrintWriter out, String name, S3Gateway s3, String prefix, int count, Progress progress)
+    private DeleteWatcher.Phase burst(PrintWriter out, String name, S3Gateway s3, String prefix, int count,
+                                      PipelineProgress progress)
             throws InterruptedException {
         Map<String, Instant> due = fallDueTogether(s3, write(s3, prefix, count, Integer.MAX_VALUE));
         Instant dueAt = due.values().iterator().next();
         Thread printer = progress == null ? null : progress.start(out, dueAt);
         Thread.sleep(Math.max(0, Duration.between(Instant.now(), dueAt).toMillis()));
         CpuByRole cpu = CpuByRole.now();
-        Phase phase = await(due, Duration.ofSeconds(daySeconds + 120));
+        DeleteWatcher.Phase phase = deletes.await(due, Duration.ofSeconds(daySeconds + 120));
         if (printer != null) {
             printer.interrupt();
         }
         Map<String, Double> used = CpuByRole.now().since(cpu);
         report(out, name, phase);
-        out.printf(Locale.ROOT, "  from the due instant: %s%n", CpuByRole.perMillion(used, phase.count, "deletes"));
+        out.printf(Locale.ROOT, "  from the due instant: %s%n", CpuByRole.perMillion(used, phase.count(), "deletes"));
         return phase;
-    }
-
-    /** Prints, every second, how far each stage has got. */
-    private final class Progress {
-        private final PopulatorService populator;
-        private final ReplayStreamsService replay;
-        private final ObjectProcessorService objects;
-
-        Progress(PopulatorService populator, ReplayStreamsService replay, ObjectProcessorService objects) {
-            this.populator = populator;
-            this.replay = replay;
-            this.objects = objects;
-        }
-
-        Thread start(PrintWriter out, Instant due) {
-            Thread t = new Thread(() -> {
-                try {
-                    while (!Thread.currentThread().isInterrupted()) {
-                        Thread.sleep(1_000);
-                        out.printf(Locale.ROOT, "  t%+.0fs: populator published %d | replay armed %d, fired %d, "
-                                        + "pending %d | object processor done %d | deletes seen %d%n",
-                                Duration.between(due, Instant.now()).toMillis() / 1e3, populator.metrics().published(),
-                                replay.metrics().total("tidemark.replay.timers.armed", "expiration_days"),
-                                replay.metrics().total("tidemark.replay.timers.fired", "expiration_days"),
-                                replay.metrics().pending(), objects.metrics().finishedCount("DONE"),
-                                deletedAtNs.size());
-                        out.flush();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "bench-progress");
-            t.setDaemon(true);
-            t.start();
-            return t;
-        }
-    }
-
-    private Thread watchDeletes(FilerClient filer, AtomicBoolean watching) {
-        Thread t = new Thread(() -> {
-            try (MetadataSubscription subscription = filer.subscribe(SubscriptionOptions.from("tidemark-bench",
-                    "/buckets/", EpochNanos.of(Instant.now())))) {
-                while (watching.get()) {
-                    FilerEvent event = subscription.pollEvent(Duration.ofMillis(200));
-                    if (event == null) {
-                        continue;
-                    }
-                    EventNotification n = event.response().getEventNotification();
-                    if (n.hasOldEntry() && !n.hasNewEntry() && !n.getOldEntry().getIsDirectory()) {
-                        String path = event.response().getDirectory() + "/" + n.getOldEntry().getName();
-                        deletedAtNs.put(path, event.response().getTsNs());
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "bench-delete-watcher");
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 
     /** Writes {@code count} objects at up to {@code perSecond}; returns each path's due instant (mtime + a day). */
@@ -293,60 +228,10 @@ public final class PipelineBenchCommand implements Callable<Integer> {
         return due;
     }
 
-    /** {@code firstSeconds}: the first delete, seconds after the first due time. */
-    private record Phase(int count, int missing, double p50, double p99, double max, double spanSeconds,
-                         double firstSeconds) {
-        double rate() {
-            return count / spanSeconds;
-        }
-
-        /** The rate once deletes have begun: what the stages sustain, without the wait for the first. */
-        double drainRate() {
-            return count / Math.max(0.001, spanSeconds - firstSeconds);
-        }
-    }
-
-    /** Waits for every path's delete, then the latency figures (seconds after due) and the span of the deletes. */
-    private Phase await(Map<String, Instant> due, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline && !deletedAtNs.keySet().containsAll(due.keySet())) {
-            Thread.sleep(200);
-        }
-        List<Double> late = new ArrayList<>();
-        long firstDue = Long.MAX_VALUE;
-        long lastDelete = Long.MIN_VALUE;
-        long firstDelete = Long.MAX_VALUE;
-        int missing = 0;
-        for (Map.Entry<String, Instant> e : due.entrySet()) {
-            Long deleted = deletedAtNs.get(e.getKey());
-            if (deleted == null) {
-                missing++;
-                continue;
-            }
-            long dueNs = EpochNanos.of(e.getValue());
-            late.add((deleted - dueNs) / 1e9);
-            firstDue = Math.min(firstDue, dueNs);
-            lastDelete = Math.max(lastDelete, deleted);
-            firstDelete = Math.min(firstDelete, deleted);
-        }
-        late.sort(null);
-        double span = Math.max(0.001, (lastDelete - firstDue) / 1e9);
-        return new Phase(late.size(), missing, percentile(late, 0.50), percentile(late, 0.99),
-                late.isEmpty() ? Double.NaN : late.get(late.size() - 1), span,
-                late.isEmpty() ? Double.NaN : (firstDelete - firstDue) / 1e9);
-    }
-
-    private static double percentile(List<Double> sorted, double q) {
-        if (sorted.isEmpty()) {
-            return Double.NaN;
-        }
-        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
-    }
-
-    private static void report(PrintWriter out, String name, Phase p) {
+    private static void report(PrintWriter out, String name, DeleteWatcher.Phase p) {
         out.printf(Locale.ROOT, "%s: %d deleted (%d missing), due→deleted p50 %.2f s, p99 %.2f s, max %.2f s; "
                 + "%.0f deletes/s from the first due time to the last delete (the first %.2f s after it)%n", name,
-                p.count, p.missing, p.p50, p.p99, p.max, p.count / p.spanSeconds, p.firstSeconds);
+                p.count(), p.missing(), p.p50(), p.p99(), p.max(), p.count() / p.spanSeconds(), p.firstSeconds());
         out.flush();
     }
 
@@ -354,7 +239,8 @@ public final class PipelineBenchCommand implements Callable<Integer> {
      * The object processor on its own: as many tasks as the burst has objects, published straight to object-tasks
      * for objects of a bucket without lifecycle rules, timed from the first task sent to the last delete.
      */
-    private Phase objectProcessorAlone(PrintWriter out, TidemarkConfig config, TopicRegistry topics, S3Gateway s3,
+    private DeleteWatcher.Phase objectProcessorAlone(PrintWriter out, TidemarkConfig config, TopicRegistry topics,
+            S3Gateway s3,
                                        String prefix, int count) throws Exception {
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -367,10 +253,10 @@ public final class PipelineBenchCommand implements Callable<Integer> {
         // Measured from the first task sent, as the pipeline's figure is from the first due time.
         Instant first = ExpirationTasks.publish(config, topics, s3, "bench-alone", keys);
         keys.forEach(k -> published.put("/buckets/bench-alone/" + k, first));
-        Phase alone = await(published, Duration.ofSeconds(120));
+        DeleteWatcher.Phase alone = deletes.await(published, Duration.ofSeconds(120));
         Map<String, Double> used = CpuByRole.now().since(cpu);
-        out.printf(Locale.ROOT, "  object processor alone: %d deletes in %.2f s, %.0f deletes/s; %s%n", alone.count,
-                alone.spanSeconds, alone.rate(), CpuByRole.perMillion(used, alone.count, "deletes"));
+        out.printf(Locale.ROOT, "  object processor alone: %d deletes in %.2f s, %.0f deletes/s; %s%n", alone.count(),
+                alone.spanSeconds(), alone.rate(), CpuByRole.perMillion(used, alone.count(), "deletes"));
         return alone;
     }
 }
