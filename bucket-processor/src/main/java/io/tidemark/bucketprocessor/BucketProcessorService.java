@@ -97,8 +97,7 @@ public final class BucketProcessorService extends ManagedService {
                         settings.transactionBound(), settings.transactionTimeout()), clock);
         worker = startWorker("bucket-processor-loop", () -> loop.run(() -> running));
         committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
-                ConsumerGroups.from(config).bucketProcessor(),
-                List.of(topics.bucketTasks().name()), CommittedLagGauge.DEFAULT_INTERVAL);
+                ConsumerGroups.from(config).bucketProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("bucket-processor",
                 config.millis(BucketProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine);
         startFreshness(new WalkFreshness(new LifecycleBuckets(zookeeper.client()), new WalkStates(zookeeper.client()),

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.OwnedResources;
+import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
@@ -29,8 +30,8 @@ public final class Conductor implements AutoCloseable {
 
     private Conductor(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         TopicRegistry topics = TopicRegistry.from(config);
-        List<ConductorPass.Gate> gates = ConductorSettings.gates(config, topics);
-        this.metrics = new ConductorMetrics(meters, gates.stream().map(ConductorPass.Gate::group).toList());
+        List<ConsumerGroups.Group> gates = ConductorSettings.gates(config, topics);
+        this.metrics = new ConductorMetrics(meters, gates.stream().map(ConsumerGroups.Group::id).toList());
         try {
             // Kafka's clients wait without bound in close(): each gets five seconds.
             Admin admin = Admin.create(config.adminProperties());

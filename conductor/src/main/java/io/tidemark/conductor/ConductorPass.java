@@ -1,6 +1,7 @@
 package io.tidemark.conductor;
 
 import io.tidemark.messages.BucketTask;
+import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicSpec;
 import io.tidemark.zookeeper.LifecycleBuckets;
@@ -32,24 +33,18 @@ final class ConductorPass {
 
     private static final Logger log = LoggerFactory.getLogger(ConductorPass.class);
 
-    /** Where the backlog is read: a consumer group and the topic it consumes. */
-    record Gate(String group, String topic) {
-    }
-
-    /**
-     * @param maxBacklog the backlog above which a pass is skipped; negative turns the gate off
-     */
     private final CuratorFramework zookeeper;
     private final Producer<byte[], byte[]> producer;
     private final TopicSpec<String, BucketTask> bucketTasks;
     private final GroupLag probe;
-    private final List<Gate> gates;
+    private final List<ConsumerGroups.Group> gates;
     private final ConductorSettings settings;
     private final ConductorMetrics metrics;
     private final Clock clock;
 
     ConductorPass(CuratorFramework zookeeper, Producer<byte[], byte[]> producer, TopicSpec<String, BucketTask> bucketTasks,
-                  GroupLag probe, List<Gate> gates, ConductorSettings settings, ConductorMetrics metrics, Clock clock) {
+                  GroupLag probe, List<ConsumerGroups.Group> gates, ConductorSettings settings,
+                  ConductorMetrics metrics, Clock clock) {
         this.zookeeper = zookeeper;
         this.producer = producer;
         this.bucketTasks = bucketTasks;
@@ -118,13 +113,14 @@ final class ConductorPass {
         long backlog = -1;
         if (settings.maxBacklog() >= 0) {
             try {
-                for (Gate gate : gates) {
-                    long groupBacklog = probe.total(gate.group(), List.of(gate.topic()));
-                    metrics.backlog(gate.group(), groupBacklog);
+                for (ConsumerGroups.Group gate : gates) {
+                    long groupBacklog = probe.total(gate.id(), gate.topics());
+                    metrics.backlog(gate.id(), groupBacklog);
                     backlog = Math.max(backlog, groupBacklog);
                     if (groupBacklog > settings.maxBacklog()) {
                         return new PassReport(PassOutcome.SKIPPED_BACKLOG, List.of(), List.of(), 0, groupBacklog,
-                                gate.group() + " has " + groupBacklog + " records to consume on " + gate.topic()
+                                gate.id() + " has " + groupBacklog + " records to consume on "
+                                        + String.join(", ", gate.topics())
                                         + ", more than " + settings.maxBacklog());
                     }
                 }

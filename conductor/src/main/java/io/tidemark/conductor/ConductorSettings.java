@@ -32,10 +32,9 @@ public record ConductorSettings(long maxBacklog, Duration lockWait, Duration wal
     }
 
     /** The groups whose backlog gates a pass: the walker's own consumers and the deletes they feed. */
-    static List<ConductorPass.Gate> gates(TidemarkConfig config, TopicRegistry topics) {
+    static List<ConsumerGroups.Group> gates(TidemarkConfig config, TopicRegistry topics) {
         ConsumerGroups groups = ConsumerGroups.from(config);
-        return List.of(new ConductorPass.Gate(groups.bucketProcessor(), topics.bucketTasks().name()),
-                new ConductorPass.Gate(groups.objectProcessor(), topics.objectTasks().name()));
+        return List.of(groups.bucketProcessor(topics), groups.objectProcessor(topics));
     }
 
     /** The {@code conductor.*} settings, contributed to the configuration registry. */

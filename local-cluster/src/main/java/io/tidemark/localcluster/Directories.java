@@ -7,13 +7,17 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Removal of a node's data directory, for temporary clusters and for a first start that must begin again. */
-final class Directories {
+/**
+ * Removal of a directory with everything under it: a node's data directory, for temporary clusters and for a first
+ * start that must begin again, and the quickstart's data.
+ */
+public final class Directories {
 
     private Directories() {
     }
 
-    static void delete(Path dir) {
+    /** Removes {@code dir} and everything under it; nothing when it does not exist. */
+    public static void delete(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

@@ -114,8 +114,7 @@ public final class ObjectProcessorService extends ManagedService {
                 settings, metrics, scheduler, clock);
         worker = startWorker("object-processor-loop", () -> loop.run(() -> running));
         committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
-                ConsumerGroups.from(config).objectProcessor(),
-                List.of(topics.objectTasks().name()), CommittedLagGauge.DEFAULT_INTERVAL);
+                ConsumerGroups.from(config).objectProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("object-processor",
                 config.millis(ObjectProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine);
     }

@@ -50,13 +50,13 @@ public final class CommittedLagGauge implements AutoCloseable {
     }
 
     /** Starts reading the group's committed lag and registers the gauge; close it with the service. */
-    public static CommittedLagGauge start(Map<String, Object> adminProperties, MeterRegistry meters, String group,
-                                          List<String> topics, Duration interval) {
+    public static CommittedLagGauge start(Map<String, Object> adminProperties, MeterRegistry meters,
+                                          ConsumerGroups.Group group, Duration interval) {
         Map<String, Object> properties = new java.util.HashMap<>(adminProperties);
         properties.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         properties.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
-        CommittedLagGauge gauge = new CommittedLagGauge(Admin.create(properties), group, topics, interval);
-        Gauge.builder("tidemark.consumer.group.committed.lag", gauge, g -> g.lag).tag("group", group)
+        CommittedLagGauge gauge = new CommittedLagGauge(Admin.create(properties), group.id(), group.topics(), interval);
+        Gauge.builder("tidemark.consumer.group.committed.lag", gauge, g -> g.lag).tag("group", group.id())
                 .description("Records in the group's topics past its committed offsets: work not done yet (read "
                         + "from Kafka every few seconds; the same figure on every instance of the group)")
                 .register(meters);

@@ -37,13 +37,23 @@ public record ConsumerGroups(String prefix) {
         return prefix + "object-processor";
     }
 
-    /**
-     * Every group with the input topics whose lag is its backlog, in pipeline order: replay-streams (the meta-log
-     * and the re-arm records), the bucket processor, the object processor.
-     */
+    /** Replay-streams' group with the topics its timers are fed from: the meta-log and the re-arm records. */
+    public Group replayStreams(TopicRegistry topics) {
+        return new Group(replayStreams(), List.of(topics.metaLog().name(), topics.rearm().name()));
+    }
+
+    /** The bucket processors' group with the walks' pages they work through. */
+    public Group bucketProcessor(TopicRegistry topics) {
+        return new Group(bucketProcessor(), List.of(topics.bucketTasks().name()));
+    }
+
+    /** The object processors' group with the deletes they work through. */
+    public Group objectProcessor(TopicRegistry topics) {
+        return new Group(objectProcessor(), List.of(topics.objectTasks().name()));
+    }
+
+    /** Every group with the input topics whose lag is its backlog, in pipeline order. */
     public List<Group> withInputs(TopicRegistry topics) {
-        return List.of(new Group(replayStreams(), List.of(topics.metaLog().name(), topics.rearm().name())),
-                new Group(bucketProcessor(), List.of(topics.bucketTasks().name())),
-                new Group(objectProcessor(), List.of(topics.objectTasks().name())));
+        return List.of(replayStreams(topics), bucketProcessor(topics), objectProcessor(topics));
     }
 }

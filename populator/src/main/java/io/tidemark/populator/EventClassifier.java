@@ -130,7 +130,8 @@ public final class EventClassifier {
             return EventKind.VERSION_DELETED;
         }
         if (!n.hasOldEntry()) {
-            return isMarker(n.getNewEntry()) ? EventKind.DELETE_MARKER_CREATED : EventKind.VERSION_CREATED;
+            return S3Entries.isDeleteMarker(n.getNewEntry()) ? EventKind.DELETE_MARKER_CREATED
+                    : EventKind.VERSION_CREATED;
         }
         return updateKind(n, EventKind.VERSION_CREATED);
     }
@@ -179,10 +180,6 @@ public final class EventClassifier {
             }
         });
         return tags;
-    }
-
-    private static boolean isMarker(Entry e) {
-        return S3Entries.isDeleteMarker(e);
     }
 
     /** The meta-log keeps the head chunk only: it is all the identity needs, and chunk lists can be long. */

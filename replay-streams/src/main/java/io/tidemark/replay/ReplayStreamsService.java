@@ -100,14 +100,13 @@ public final class ReplayStreamsService extends ManagedService {
     @Override
     protected void doStart() {
         TopicRegistry topics = TopicRegistry.from(config);
+        Path applicationState = ReplayStreamsSettings.stateDir(config).resolve(ConsumerGroups.from(config)
+                .replayStreams());
+        // One admin client for both: the topics first, so that the local state is checked against topics that exist.
         try (Admin admin = Admin.create(config.adminProperties())) {
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR)).ensure(List.of(
                     topics.metaLog(), topics.rearm(), topics.bucketConfigs(), topics.objectTasks(),
                     topics.bucketTasks(), topics.replayStreamsDlq()));
-        }
-        Path applicationState = ReplayStreamsSettings.stateDir(config).resolve(ConsumerGroups.from(config)
-                .replayStreams());
-        try (Admin admin = Admin.create(config.adminProperties())) {
             LocalState.prepare(applicationState, topics.bucketConfigs().name(), admin, metrics);
         }
         streams = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
@@ -120,8 +119,7 @@ public final class ReplayStreamsService extends ManagedService {
         streams.start();
         zookeeper = ZooKeeperConnection.start(config);
         committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
-                ConsumerGroups.from(config).replayStreams(),
-                List.of(topics.metaLog().name(), topics.rearm().name()), CommittedLagGauge.DEFAULT_INTERVAL);
+                ConsumerGroups.from(config).replayStreams(topics), CommittedLagGauge.DEFAULT_INTERVAL);
         statusLog = StatusLog.start("replay-streams", config.millis(ReplayStreamsSettings.STATUS_INTERVAL_MS), log,
                 () -> {
                     ReplayInstances.publish(zookeeper.client(), new ReplayInstances.Report(instanceId,

@@ -263,7 +263,8 @@ final class Campaign {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         long left;
         do {
-            left = lag.backlog(ConsumerGroups.from(config).objectProcessor(), List.of(topics.objectTasks().name()));
+            ConsumerGroups.Group deletes = ConsumerGroups.from(config).objectProcessor(topics);
+            left = lag.backlog(deletes.id(), deletes.topics());
             if (left == 0) {
                 return 0;
             }

@@ -1,12 +1,12 @@
 package io.tidemark.devtools.quickstart;
 
+import io.tidemark.localcluster.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.Stream;
 
@@ -59,9 +59,8 @@ final class QuickstartDirectory implements AutoCloseable {
         if (!removeData) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(root) && !p.equals(log()))
-                    .forEach(p -> p.toFile().delete());
+        try (Stream<Path> children = Files.list(root)) {
+            children.filter(p -> !p.equals(log())).forEach(Directories::delete);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove the quickstart's data in " + root, e);
         }

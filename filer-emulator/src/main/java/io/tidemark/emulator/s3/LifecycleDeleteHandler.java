@@ -7,12 +7,13 @@ import io.tidemark.emulator.filer.FilerPaths;
 import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
-import io.tidemark.seaweed.pb.S3LifecycleProto;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteRequest;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
+import io.tidemark.seaweed.pb.S3LifecycleProto;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -133,10 +134,11 @@ public final class LifecycleDeleteHandler {
         if (versionId == null || versionId.equals(S3Layout.NULL_VERSION_ID)) {
             return gateway.store().lookup(p.directory(), p.name())
                     .filter(e -> !e.getIsDirectory())
-                    .map(e -> new ObjectVersionInfo(S3Layout.NULL_VERSION_ID, true, S3Gateway.isMarker(e), p.bare(), e));
+                    .map(e -> new ObjectVersionInfo(S3Layout.NULL_VERSION_ID, true, S3Entries.isDeleteMarker(e),
+                            p.bare(), e));
         }
         return gateway.store().lookup(p.versionsDirectory(), S3Layout.versionFileName(versionId))
-                .map(e -> new ObjectVersionInfo(versionId, false, S3Gateway.isMarker(e),
+                .map(e -> new ObjectVersionInfo(versionId, false, S3Entries.isDeleteMarker(e),
                         FilerPaths.join(p.versionsDirectory(), e.getName()), e));
     }
 
@@ -202,7 +204,7 @@ public final class LifecycleDeleteHandler {
             return Optional.of(answer(LifecycleDeleteOutcome.NOOP_RESOLVED, "NOT_SOLE_SURVIVOR"));
         }
         Entry survivor = versions.get(0);
-        if (!S3Gateway.isMarker(survivor) || !survivor.getName().equals(S3Layout.versionFileName(versionId))) {
+        if (!S3Entries.isDeleteMarker(survivor) || !survivor.getName().equals(S3Layout.versionFileName(versionId))) {
             return Optional.of(answer(LifecycleDeleteOutcome.NOOP_RESOLVED, "MARKER_REPLACED"));
         }
         Optional<String> pointer = store.lookup(p.directory(), S3Layout.versionsDirectoryName(p.name()))

@@ -266,7 +266,7 @@ public final class S3Gateway {
                         .filter(e -> !e.getIsDirectory() && !e.getName().equals(fileName))
                         .min(Comparator.comparing(S3Gateway::versionIdOf, S3Gateway::compareVersionIds));
                 if (next.isPresent()) {
-                    pointTo(p, versionIdOf(next.get()), next.get(), isMarker(next.get()));
+                    pointTo(p, versionIdOf(next.get()), next.get(), S3Entries.isDeleteMarker(next.get()));
                 } else {
                     singleton = true;
                     clearPointer(p);
@@ -314,12 +314,13 @@ public final class S3Gateway {
             if (dir.isPresent()) {
                 for (Entry e : store.list(p.versionsDirectory(), S3Layout.VERSION_FILE_PREFIX, "", false, 0)) {
                     String id = text(e, S3Layout.VERSION_ID).orElse(e.getName().substring(2));
-                    all.add(new ObjectVersionInfo(id, !nullIsLatest && id.equals(latestId), isMarker(e),
+                    all.add(new ObjectVersionInfo(id, !nullIsLatest && id.equals(latestId), S3Entries.isDeleteMarker(e),
                             FilerPaths.join(p.versionsDirectory(), e.getName()), e));
                 }
             }
             store.lookup(p.directory(), p.name()).filter(e -> !e.getIsDirectory()).ifPresent(e ->
-                    all.add(new ObjectVersionInfo(S3Layout.NULL_VERSION_ID, nullIsLatest, isMarker(e), p.bare(), e)));
+                    all.add(new ObjectVersionInfo(S3Layout.NULL_VERSION_ID, nullIsLatest, S3Entries.isDeleteMarker(e),
+                            p.bare(), e)));
             all.sort(Comparator.comparingLong((ObjectVersionInfo v) -> -mtimeNanos(v.entry()))
                     .thenComparing(v -> v.entry().getName()));
             if (all.stream().noneMatch(ObjectVersionInfo::latest) && !all.isEmpty()) {
@@ -628,10 +629,6 @@ public final class S3Gateway {
         Instant now = now();
         long nanos = EpochNanos.of(now);
         return lastVersionNanos.updateAndGet(last -> Math.max(last + 1, nanos));
-    }
-
-    static boolean isMarker(Entry e) {
-        return S3Entries.isDeleteMarker(e);
     }
 
     static Optional<String> text(Entry e, String key) {
