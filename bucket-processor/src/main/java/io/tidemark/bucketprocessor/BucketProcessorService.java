@@ -6,6 +6,7 @@ import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
+import io.tidemark.service.OwnedResources;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.CommittedLagGauge;
 import io.tidemark.topics.ConsumerGroups;
@@ -17,7 +18,6 @@ import io.tidemark.zookeeper.WalkStates;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -49,18 +49,13 @@ public final class BucketProcessorService extends ManagedService {
     private final MeterRegistry meters;
     private final BucketProcessorMetrics metrics;
     private final BucketProcessorSettings settings;
-    private final List<AutoCloseable> bindings = new ArrayList<>();
+    private final OwnedResources resources = new OwnedResources("bucket-processor");
 
     private volatile boolean running;
     private volatile ZooKeeperConnection zookeeper;
-    private volatile FilerClient filer;
-    private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile AutoCloseable producerBinding;
     private volatile PageLoop loop;
     private volatile Thread worker;
-    private volatile StatusLog statusLog;
-    private volatile ScheduledExecutorService freshnessTimer;
-    private volatile CommittedLagGauge committedLag;
 
     public BucketProcessorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         super("bucket-processor");
@@ -83,12 +78,20 @@ public final class BucketProcessorService extends ManagedService {
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR))
                     .ensure(List.of(topics.bucketTasks(), topics.objectTasks(), topics.rearm()));
         }
-        zookeeper = ZooKeeperConnection.start(config);
-        filer = FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
-                config.grpcDeadline());
-        consumer = new KafkaConsumer<>(consumerProperties(config, settings), new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
-        bindings.add(Metrics.bind(meters, consumer));
+        zookeeper = resources.own(ZooKeeperConnection.start(config));
+        FilerClient filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS),
+                config.grpcTls(), config.grpcDeadline()));
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(config, settings),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        resources.own("consumer", () -> consumer.close(Duration.ofSeconds(5)));
+        resources.own("consumer metrics", Metrics.bind(meters, consumer));
+        // The loop closes its producers; the metrics of the last one are unbound here.
+        resources.own("producer metrics", () -> {
+            AutoCloseable binding = producerBinding;
+            if (binding != null) {
+                binding.close();
+            }
+        });
         PageWorker pages = new PageWorker(EntryLister.of(filer), filer.bucketsDirectory(),
                 ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.ruleReader(), clock);
         loop = new PageLoop(consumer, this::newProducer, topics, pages::page,
@@ -96,10 +99,10 @@ public final class BucketProcessorService extends ManagedService {
                 new PageLoop.Limits(settings.retryBackoffMax(), settings.faultMaxAttempts(),
                         settings.transactionBound(), settings.transactionTimeout()), clock);
         worker = startWorker("bucket-processor-loop", () -> loop.run(() -> running));
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
-                ConsumerGroups.from(config).bucketProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL);
-        statusLog = StatusLog.start("bucket-processor",
-                config.millis(BucketProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine);
+        resources.own(CommittedLagGauge.start(config.adminProperties(), meters,
+                ConsumerGroups.from(config).bucketProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL));
+        resources.own(StatusLog.start("bucket-processor",
+                config.millis(BucketProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine));
         startFreshness(new WalkFreshness(new LifecycleBuckets(zookeeper.client()), new WalkStates(zookeeper.client()),
                 meters));
     }
@@ -131,11 +134,12 @@ public final class BucketProcessorService extends ManagedService {
 
     /** Refreshes the per-bucket walk freshness on the status interval; a failed read keeps the last figures. */
     private void startFreshness(WalkFreshness freshness) {
-        freshnessTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledExecutorService freshnessTimer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "bucket-processor-walk-freshness");
             t.setDaemon(true);
             return t;
         });
+        resources.own("walk freshness", freshnessTimer::shutdownNow);
         long interval = config.millis(BucketProcessorSettings.STATUS_INTERVAL_MS).toMillis();
         freshnessTimer.scheduleWithFixedDelay(() -> {
             try {
@@ -173,30 +177,8 @@ public final class BucketProcessorService extends ManagedService {
     @Override
     protected void doStop() throws Exception {
         running = false;
+        // The loop finishes the batch in hand; only then are its clients closed under it.
         stopWorker(worker, config.shutdownTimeout());
-        if (freshnessTimer != null) {
-            freshnessTimer.shutdownNow();
-        }
-        if (committedLag != null) {
-            committedLag.close();
-        }
-        if (statusLog != null) {
-            statusLog.close();
-        }
-        for (AutoCloseable binding : bindings) {
-            binding.close();
-        }
-        if (producerBinding != null) {
-            producerBinding.close();
-        }
-        if (consumer != null) {
-            consumer.close(Duration.ofSeconds(5));
-        }
-        if (filer != null) {
-            filer.close();
-        }
-        if (zookeeper != null) {
-            zookeeper.close();
-        }
+        resources.close();
     }
 }

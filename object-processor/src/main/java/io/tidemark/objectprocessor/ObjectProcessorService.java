@@ -6,6 +6,7 @@ import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.LifecycleDeleteClient;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
+import io.tidemark.service.OwnedResources;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.CommittedLagGauge;
 import io.tidemark.topics.ConsumerGroups;
@@ -14,7 +15,6 @@ import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -45,19 +45,11 @@ public final class ObjectProcessorService extends ManagedService {
     private final MeterRegistry meters;
     private final ObjectProcessorMetrics metrics;
     private final ObjectProcessorSettings settings;
-    private final List<AutoCloseable> bindings = new ArrayList<>();
+    private final OwnedResources resources = new OwnedResources("object-processor");
 
     private volatile boolean running;
-    private volatile KafkaConsumer<byte[], byte[]> consumer;
-    private volatile KafkaProducer<byte[], byte[]> producer;
-    private volatile LifecycleDeleteClient gateway;
-    private volatile FilerClient filer;
-    private volatile ScheduledExecutorService scheduler;
-    private volatile ExecutorService checks;
     private volatile TaskLoop loop;
     private volatile Thread worker;
-    private volatile StatusLog statusLog;
-    private volatile CommittedLagGauge committedLag;
 
     public ObjectProcessorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         super("object-processor");
@@ -81,27 +73,32 @@ public final class ObjectProcessorService extends ManagedService {
                     .ensure(List.of(topics.objectTasks(), topics.objectTasksDlq(), topics.lifecycleEvents(),
                             topics.bucketTasks()));
         }
-        consumer = new KafkaConsumer<>(consumerProperties(config), new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
-        producer = new KafkaProducer<>(KafkaClients.idempotentProducer(config.producerProperties()),
-                new ByteArraySerializer(), new ByteArraySerializer());
-        bindings.add(Metrics.bind(meters, consumer));
-        bindings.add(Metrics.bind(meters, producer));
-        gateway = LifecycleDeleteClient.connect(config.getString(TidemarkConfig.S3_GRPC_ADDRESS), config.grpcTls(),
-                config.grpcDeadline());
-        filer = FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
-                config.grpcDeadline());
-        scheduler = Executors.newScheduledThreadPool(2, r -> {
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(config),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        resources.own("consumer", () -> consumer.close(Duration.ofSeconds(5)));
+        resources.own("consumer metrics", Metrics.bind(meters, consumer));
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                KafkaClients.idempotentProducer(config.producerProperties()), new ByteArraySerializer(),
+                new ByteArraySerializer());
+        resources.own("producer", () -> producer.close(Duration.ofSeconds(5)));
+        resources.own("producer metrics", Metrics.bind(meters, producer));
+        LifecycleDeleteClient gateway = resources.own(LifecycleDeleteClient.connect(
+                config.getString(TidemarkConfig.S3_GRPC_ADDRESS), config.grpcTls(), config.grpcDeadline()));
+        FilerClient filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS),
+                config.grpcTls(), config.grpcDeadline()));
+        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "object-processor-timers");
             t.setDaemon(true);
             return t;
         });
+        resources.own("timers", scheduler::shutdownNow);
         // Listings an abort is checked with: rare, blocking, and never on the loop's thread.
-        checks = Executors.newFixedThreadPool(2, r -> {
+        ExecutorService checks = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "object-processor-checks");
             t.setDaemon(true);
             return t;
         });
+        resources.own("checks", checks::shutdownNow);
         DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);
         ActionRunner runner = new ActionRunner(
                 new CurrentRules(filer, config.ruleReader(), settings.rulesMaxAge(), System::nanoTime),
@@ -113,10 +110,10 @@ public final class ObjectProcessorService extends ManagedService {
                 new TaskRecorder(producer, topics.lifecycleEvents(), topics.objectTasksDlq(), topics.bucketTasks()),
                 settings, metrics, scheduler, clock);
         worker = startWorker("object-processor-loop", () -> loop.run(() -> running));
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
-                ConsumerGroups.from(config).objectProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL);
-        statusLog = StatusLog.start("object-processor",
-                config.millis(ObjectProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine);
+        resources.own(CommittedLagGauge.start(config.adminProperties(), meters,
+                ConsumerGroups.from(config).objectProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL));
+        resources.own(StatusLog.start("object-processor",
+                config.millis(ObjectProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine));
     }
 
     /** The group's consumer: manual commits of finished tasks only, and only committed transactional output. */
@@ -138,33 +135,8 @@ public final class ObjectProcessorService extends ManagedService {
     @Override
     protected void doStop() throws Exception {
         running = false;
+        // The loop lets its calls in flight finish and commits; only then are its clients closed under it.
         stopWorker(worker, config.shutdownTimeout());
-        if (statusLog != null) {
-            statusLog.close();
-        }
-        if (committedLag != null) {
-            committedLag.close();
-        }
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-        }
-        if (checks != null) {
-            checks.shutdownNow();
-        }
-        for (AutoCloseable binding : bindings) {
-            binding.close();
-        }
-        if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
-        }
-        if (consumer != null) {
-            consumer.close(Duration.ofSeconds(5));
-        }
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (filer != null) {
-            filer.close();
-        }
+        resources.close();
     }
 }

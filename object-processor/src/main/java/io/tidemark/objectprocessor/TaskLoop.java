@@ -13,7 +13,6 @@ import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -26,7 +25,6 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +49,6 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final Consumer<byte[], byte[]> consumer;
     private final String topic;
     private final TaskDecoder decoder;
-    private final DeleteCaller caller;
     private final ActionRunner runner;
     private final TaskRecorder recorder;
     private final ObjectProcessorSettings settings;
@@ -64,37 +61,36 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final ArrayDeque<PendingTask> ready = new ArrayDeque<>();
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final Semaphore arrived = new Semaphore(0);
-    private final Map<TopicPartition, Long> committed = new HashMap<>();
+    private final OffsetCommits commits;
+    private final RateShare rateShare;
     private int inFlight;
     private int writing;
     private int buffered;
-    private int totalPartitions;
-    private long lastCommitNanos;
     private long lastGaugesNanos;
     private long lastPollNanos;
     private volatile boolean polling;
 
     TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
              ActionRunner runner, TaskRecorder recorder, ObjectProcessorSettings settings,
-                     ObjectProcessorMetrics metrics,
-             ScheduledExecutorService scheduler, Clock clock) {
+             ObjectProcessorMetrics metrics, ScheduledExecutorService scheduler, Clock clock) {
         this.consumer = consumer;
         this.topic = topic;
         this.decoder = decoder;
-        this.caller = caller;
         this.runner = runner;
         this.recorder = recorder;
         this.settings = settings;
         this.metrics = metrics;
         this.scheduler = scheduler;
         this.clock = clock;
+        this.commits = new OffsetCommits(consumer, settings.commitInterval());
+        this.rateShare = new RateShare(settings.deletesPerSecond(), caller, metrics);
         this.retryLaterBackoff = IntervalFunction.ofExponentialRandomBackoff(settings.retryBackoffInitial(), 2.0, 0.5,
                 settings.retryBackoffMax());
     }
 
     /** Runs until {@code keepRunning} turns false, then lets calls in flight finish (bounded) and commits. */
     public void run(BooleanSupplier keepRunning) {
-        totalPartitions = consumer.partitionsFor(topic).size();
+        rateShare.topicPartitions(consumer.partitionsFor(topic).size());
         consumer.subscribe(List.of(topic), this);
         try {
             while (keepRunning.getAsBoolean()) {
@@ -130,7 +126,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         }
         runMailbox();
         dispatchReady();
-        if (System.nanoTime() - lastCommitNanos >= settings.commitInterval().toNanos()) {
+        if (commits.due(System.nanoTime())) {
             commit(work.keySet(), false);
         }
         if (System.nanoTime() - lastGaugesNanos >= GAUGE_INTERVAL_NANOS) {
@@ -365,38 +361,14 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     }
 
     private void commit(Collection<TopicPartition> partitions, boolean sync) {
-        lastCommitNanos = System.nanoTime();
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<TopicPartition, Long> positions = new HashMap<>();
         for (TopicPartition tp : partitions) {
             PartitionWork w = work.get(tp);
-            if (w == null) {
-                continue;
+            if (w != null) {
+                w.committable().ifPresent(offset -> positions.put(tp, offset));
             }
-            w.committable().ifPresent(offset -> {
-                if (!Long.valueOf(offset).equals(committed.get(tp))) {
-                    offsets.put(tp, new OffsetAndMetadata(offset));
-                }
-            });
         }
-        if (offsets.isEmpty()) {
-            return;
-        }
-        try {
-            if (sync) {
-                consumer.commitSync(offsets);
-                offsets.forEach((tp, o) -> committed.put(tp, o.offset()));
-            } else {
-                consumer.commitAsync(offsets, (done, error) -> {
-                    if (error != null) {
-                        log.warn("offset commit failed (the next one covers it): {}", error.toString());
-                    } else {
-                        done.forEach((tp, o) -> committed.put(tp, o.offset()));
-                    }
-                });
-            }
-        } catch (RuntimeException e) {
-            log.warn("offset commit failed: {}", e.toString());
-        }
+        commits.commit(positions, sync);
     }
 
     private void publishGauges() {
@@ -420,7 +392,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             work.put(tp, new PartitionWork());
         }
         log.info("assigned {} partition(s) of {}: {}", partitions.size(), topic, partitions);
-        reshare();
+        rateShare.held(work.size());
     }
 
     @Override
@@ -437,29 +409,15 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private void release(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
             PartitionWork w = work.remove(tp);
-            committed.remove(tp);
             if (w != null) {
                 buffered -= w.unfinished();
             }
         }
+        commits.forget(partitions);
         ready.removeIf(task -> partitions.contains(task.partition));
         if (!partitions.isEmpty()) {
             log.info("released {} partition(s) of {}: {}", partitions.size(), topic, partitions);
         }
-        reshare();
-    }
-
-    /** This instance's share of the group's rate follows the share of partitions it holds. */
-    private void reshare() {
-        double group = settings.deletesPerSecond();
-        if (group <= 0) {
-            caller.rate(0);
-        } else if (!work.isEmpty()) {
-            caller.rate(group * work.size() / Math.max(totalPartitions, work.size()));
-            log.info("rate share: {} of {} deletes/s for {} of {} partitions",
-                    String.format(Locale.ROOT, "%.2f", caller.rate()), group, work.size(), totalPartitions);
-        }
-        // Published after the rate, so whoever sees the new partition count sees the rate that goes with it.
-        metrics.partitions(work.size());
+        rateShare.held(work.size());
     }
 }

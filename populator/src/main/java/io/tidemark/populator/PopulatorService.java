@@ -6,6 +6,7 @@ import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
+import io.tidemark.service.OwnedResources;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
@@ -47,7 +48,7 @@ public final class PopulatorService extends ManagedService {
     private final Function<CuratorFramework, Leadership> elections;
     private volatile Leadership leadership;
     private volatile Thread worker;
-    private volatile StatusLog statusLog;
+    private final OwnedResources resources = new OwnedResources("populator");
 
     public PopulatorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
         this(config, clock, meters, null);
@@ -73,13 +74,13 @@ public final class PopulatorService extends ManagedService {
     @Override
     protected void doStart() {
         running = true;
-        zookeeper = ZooKeeperConnection.start(config);
-        filer = FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
-                config.grpcDeadline());
-        leadership = elections.apply(zookeeper.client());
+        zookeeper = resources.own(ZooKeeperConnection.start(config));
+        filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
+                config.grpcDeadline()));
+        leadership = resources.own("leadership", elections.apply(zookeeper.client()));
         worker = startWorker("populator-tailer", this::work);
-        statusLog = StatusLog.start("populator", config.millis(PopulatorSettings.STATUS_INTERVAL_MS), log,
-                metrics::statusLine);
+        resources.own(StatusLog.start("populator", config.millis(PopulatorSettings.STATUS_INTERVAL_MS), log,
+                metrics::statusLine));
     }
 
     private void work() {
@@ -211,18 +212,7 @@ public final class PopulatorService extends ManagedService {
         running = false;
         // The tailer checks running at least every poll, aborts its open transaction and returns.
         stopWorker(worker, config.shutdownTimeout());
-        if (statusLog != null) {
-            statusLog.close();
-        }
-        if (leadership != null) {
-            leadership.close();
-        }
-        if (filer != null) {
-            filer.close();
-        }
-        if (zookeeper != null) {
-            zookeeper.close();
-        }
+        resources.close();
         log.info(metrics.statusLine());
     }
 }

@@ -5,6 +5,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
+import io.tidemark.service.OwnedResources;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.CommittedLagGauge;
 import io.tidemark.topics.ConsumerGroups;
@@ -45,11 +46,8 @@ public final class ReplayStreamsService extends ManagedService {
     private final Clock clock;
     private final MeterRegistry meters;
     private final ReplayStreamsMetrics metrics;
+    private final OwnedResources resources = new OwnedResources("replay-streams");
     private volatile KafkaStreams streams;
-    private volatile AutoCloseable binding;
-    private volatile StatusLog statusLog;
-    private volatile CommittedLagGauge committedLag;
-    private volatile ZooKeeperConnection zookeeper;
     private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName()
             + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
 
@@ -109,23 +107,30 @@ public final class ReplayStreamsService extends ManagedService {
                     topics.bucketTasks(), topics.replayStreamsDlq()));
             LocalState.prepare(applicationState, topics.bucketConfigs().name(), admin, metrics);
         }
-        streams = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
+        ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
+        KafkaStreams app = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
                 streamsProperties(config), ClockTime.of(clock));
-        streams.setUncaughtExceptionHandler(error -> {
+        // Leaving the group hands this instance's shards to the others at once; Streams' default is to stay a member
+        // until the session times out (45 s), during which nobody fires those shards' timers, and an instance
+        // restarted on the same host waits that long to be assigned.
+        resources.own("streams", () -> app.close(CloseOptions.timeout(Duration.ofMillis(Math.max(1_000,
+                config.shutdownTimeout().toMillis() * 3 / 4))).withGroupMembershipOperation(
+                CloseOptions.GroupMembershipOperation.LEAVE_GROUP)));
+        app.setUncaughtExceptionHandler(error -> {
             fail(error);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
-        binding = Metrics.bind(meters, streams);
-        streams.start();
-        zookeeper = ZooKeeperConnection.start(config);
-        committedLag = CommittedLagGauge.start(config.adminProperties(), meters,
-                ConsumerGroups.from(config).replayStreams(topics), CommittedLagGauge.DEFAULT_INTERVAL);
-        statusLog = StatusLog.start("replay-streams", config.millis(ReplayStreamsSettings.STATUS_INTERVAL_MS), log,
+        resources.own("streams metrics", Metrics.bind(meters, app));
+        streams = app;
+        app.start();
+        resources.own(CommittedLagGauge.start(config.adminProperties(), meters,
+                ConsumerGroups.from(config).replayStreams(topics), CommittedLagGauge.DEFAULT_INTERVAL));
+        resources.own(StatusLog.start("replay-streams", config.millis(ReplayStreamsSettings.STATUS_INTERVAL_MS), log,
                 () -> {
                     ReplayInstances.publish(zookeeper.client(), new ReplayInstances.Report(instanceId,
                             metrics.pending(), activeTasks(), clock.millis()));
-                    return metrics.statusLine(streams.state().name());
-                });
+                    return metrics.statusLine(app.state().name());
+                }));
     }
 
     @Override
@@ -159,26 +164,7 @@ public final class ReplayStreamsService extends ManagedService {
     }
 
     @Override
-    protected void doStop() throws Exception {
-        if (statusLog != null) {
-            statusLog.close();
-        }
-        if (committedLag != null) {
-            committedLag.close();
-        }
-        if (streams != null) {
-            // Leaving the group hands this instance's shards to the others at once; Streams' default is to stay a
-            // member until the session times out (45 s), during which nobody fires those shards' timers, and an
-            // instance restarted on the same host waits that long to be assigned.
-            streams.close(CloseOptions.timeout(Duration.ofMillis(Math.max(1_000,
-                    config.shutdownTimeout().toMillis() * 3 / 4))).withGroupMembershipOperation(
-                    CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
-        }
-        if (binding != null) {
-            binding.close();
-        }
-        if (zookeeper != null) {
-            zookeeper.close();
-        }
+    protected void doStop() {
+        resources.close();
     }
 }
