@@ -4,7 +4,6 @@ import io.tidemark.lifecycle.engine.ObjectVersion;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.BucketTask.VersionsCursor;
 import io.tidemark.messages.pb.MetaLogProto.RearmRole;
-import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.S3Versions;
@@ -12,8 +11,6 @@ import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
@@ -141,7 +138,7 @@ final class BucketWalker {
                     return Optional.of(position());
                 }
                 Entry entry = f.buffer.poll();
-                if (f.group == null || !f.group.complete) {
+                if (f.group == null || !f.group.complete()) {
                     f.lastName = entry.getName();
                 }
                 f.taken++;
@@ -163,8 +160,8 @@ final class BucketWalker {
                 VersionGroup group = null;
                 if (kind == FrameKind.VERSIONS) {
                     group = deepest && task.versions() != null
-                            ? VersionGroup.resumed(logicalKeyOfVersions(rel), task.versions())
-                            : VersionGroup.fresh(logicalKeyOfVersions(rel), lookupDirectory(dir));
+                            ? VersionGroup.resumed(S3Layout.objectOfVersionsDirectory(rel), task.versions())
+                            : VersionGroup.fresh(S3Layout.objectOfVersionsDirectory(rel), lookupDirectory(dir));
                 }
                 Frame frame = new Frame(dir, rel, kind, parts[i], group, out.handled);
                 stack.push(frame);
@@ -182,7 +179,7 @@ final class BucketWalker {
             if (rel.equals(S3Layout.UPLOADS_DIRECTORY)) {
                 return FrameKind.UPLOADS;
             }
-            if (rules.versioning().versioned() && isVersionsName(name)) {
+            if (rules.versioning().versioned() && S3Layout.isVersionsDirectoryName(name)) {
                 return FrameKind.VERSIONS;
             }
             return FrameKind.PLAIN;
@@ -195,7 +192,7 @@ final class BucketWalker {
         }
 
         private void fill(Frame f) {
-            if (f.kind == FrameKind.VERSIONS && f.group.seen == 0) {
+            if (f.kind == FrameKind.VERSIONS && f.group.unlisted()) {
                 // A key's versions are ranked from one listing, whole, whatever the page size: a rank counted across
                 // pages would be wrong as soon as a version between them is deleted, and nothing downstream can
                 // see a rank.
@@ -204,7 +201,7 @@ final class BucketWalker {
                 out.listed += all.size();
                 f.exhausted = true;
                 f.group.piece(all, true);
-                f.buffer.addAll(f.group.sorted(all));
+                f.buffer.addAll(VersionGroup.sorted(all));
                 if (!all.isEmpty()) {
                     f.lastName = all.get(all.size() - 1).getName();
                 }
@@ -227,8 +224,8 @@ final class BucketWalker {
             f.exhausted = got.size() < limit;
             if (f.group != null) {
                 f.group.piece(got, f.exhausted);
-                f.buffer.addAll(f.group.complete ? f.group.sorted(got) : got);
-                if (f.group.complete && !got.isEmpty()) {
+                f.buffer.addAll(f.group.complete() ? VersionGroup.sorted(got) : got);
+                if (f.group.complete() && !got.isEmpty()) {
                     f.lastName = got.get(got.size() - 1).getName();
                 }
             } else {
@@ -249,8 +246,8 @@ final class BucketWalker {
             if (entry.getIsDirectory()) {
                 if (f.relDir.isEmpty() && entry.getName().equals(S3Layout.UPLOADS_DIRECTORY)) {
                     stack.push(new Frame(f.dir + "/" + entry.getName(), rel, FrameKind.UPLOADS, "", null, out.handled));
-                } else if (rules.versioning().versioned() && isVersionsName(entry.getName())) {
-                    String key = logicalKeyOfVersions(rel);
+                } else if (rules.versioning().versioned() && S3Layout.isVersionsDirectoryName(entry.getName())) {
+                    String key = S3Layout.objectOfVersionsDirectory(rel);
                     if (underPrefix(key)) {
                         stack.push(new Frame(f.dir + "/" + entry.getName(), rel, FrameKind.VERSIONS, "",
                                 VersionGroup.fresh(key, entry), out.handled));
@@ -286,8 +283,8 @@ final class BucketWalker {
         private void bareInVersionedBucket(Frame f, Entry entry, String key) {
             Optional<Entry> versionsDir = lister.lookup(f.dir, S3Layout.versionsDirectoryName(entry.getName()));
             out.lookupCalls++;
-            boolean latest = versionsDir.isEmpty() || VersionGroup.nullIsLatest(versionsDir.get())
-                    || VersionGroup.latestId(versionsDir.get()).isEmpty();
+            boolean latest = versionsDir.isEmpty() || S3Versions.nullIsLatest(versionsDir.get())
+                    || S3Versions.latestVersionId(versionsDir.get()).isEmpty();
             long size = entry.getAttributes().getFileSize();
             if (latest) {
                 if (S3Entries.isDeleteMarker(entry)) {
@@ -303,7 +300,7 @@ final class BucketWalker {
             List<S3Versions.Version> newestFirst = S3Versions.newestFirst(files, Optional.of(entry));
             Optional<Instant> stamp = S3Entries.noncurrentSince(entry);
             Instant since = stamp.orElse(successorOf(newestFirst, entry).orElse(null));
-            Integer rank = S3Versions.noncurrentRank(newestFirst, VersionGroup.latestId(versionsDir.get()),
+            Integer rank = S3Versions.noncurrentRank(newestFirst, S3Versions.latestVersionId(versionsDir.get()),
                     S3Layout.NULL_VERSION_ID).orElse(null);
             ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), S3Entries.modTime(entry),
                     false, S3Entries.isDeleteMarker(entry), S3Layout.NULL_VERSION_ID, since, newestFirst.size(), rank);
@@ -382,163 +379,4 @@ final class BucketWalker {
         }
     }
 
-    static boolean isVersionsName(String name) {
-        return S3Layout.isVersionsDirectoryName(name);
-    }
-
-    static String logicalKeyOfVersions(String relVersionsDir) {
-        return S3Layout.objectOfVersionsDirectory(relVersionsDir);
-    }
-
-    /**
-     * The versions of one key, evaluated newest first. The latest is the directory's pointer (or, without one, the
-     * newest); each noncurrent version's rank counts the noncurrent versions before it, and its successor time is
-     * its demotion stamp or the previous version's modification time.
-     */
-    static final class VersionGroup {
-        final String key;
-        final String latestVersionId;
-        final boolean nullIsLatest;
-        long seen;
-        long noncurrentSeen;
-        long previousMtimeNs;
-        boolean ordered;
-        boolean complete;
-        /** Versions in the one listing, when it held them all. */
-        long total = -1;
-
-        private VersionGroup(String key, String latestVersionId, boolean nullIsLatest, long seen, long noncurrentSeen,
-                             long previousMtimeNs, boolean ordered) {
-            this.key = key;
-            this.latestVersionId = latestVersionId;
-            this.nullIsLatest = nullIsLatest;
-            this.seen = seen;
-            this.noncurrentSeen = noncurrentSeen;
-            this.previousMtimeNs = previousMtimeNs;
-            this.ordered = ordered;
-        }
-
-        static VersionGroup fresh(String key, Entry directory) {
-            if (directory == null) {
-                // Gone since the marker was written: the listing will come back empty.
-                return new VersionGroup(key, "", false, 0, 0, 0, false);
-            }
-            return new VersionGroup(key, latestId(directory), nullIsLatest(directory), 0, 0, 0, true);
-        }
-
-        /**
-         * A walk continued inside a {@code .versions} directory, as older versions of Tidemark split one: the
-         * versions listed before may have changed since, so ranks and successors count as unknown from here (never
-         * early). Walks of this version list a key's versions whole, in one page.
-         */
-        static VersionGroup resumed(String key, VersionsCursor cursor) {
-            return new VersionGroup(key, cursor.latestVersionId(), cursor.nullIsLatest(), cursor.seen(),
-                    cursor.noncurrentSeen(), cursor.previousMtimeNs(), false);
-        }
-
-        static String latestId(Entry directory) {
-            var id = directory.getExtendedMap().get(S3Layout.LATEST_VERSION_ID);
-            return id == null ? "" : id.toStringUtf8();
-        }
-
-        static boolean nullIsLatest(Entry directory) {
-            var flag = directory.getExtendedMap().get(S3Layout.NULL_VERSION_IS_LATEST);
-            return flag != null && S3Layout.flag(flag.toStringUtf8());
-        }
-
-        VersionsCursor cursor() {
-            return new VersionsCursor(latestVersionId, nullIsLatest, seen, noncurrentSeen, previousMtimeNs, ordered);
-        }
-
-        /** Takes note of a listing of this directory: whether it held all versions (the first listing only). */
-        void piece(List<Entry> got, boolean exhausted) {
-            complete = seen == 0 && exhausted;
-            if (complete) {
-                total = got.size();
-            }
-        }
-
-        /** A complete listing in the gateway's order: newest modification time first, then by name. */
-        List<Entry> sorted(List<Entry> got) {
-            List<Entry> copy = new ArrayList<>(got);
-            copy.sort(Comparator.comparingLong((Entry e) -> -mtimeNs(e)).thenComparing(Entry::getName));
-            return copy;
-        }
-
-        void version(String directory, Entry entry, WalkDecisions decisions, PageOutput out) {
-            String name = entry.getName();
-            if (entry.getIsDirectory() || !S3Layout.isVersionFileName(name)) {
-                out.anomalies++;
-                log.warn("{}: {} is not a version file; skipped", directory, name);
-                return;
-            }
-            String versionId = S3Layout.versionIdOfFileName(name);
-            long mtime = mtimeNs(entry);
-            if (!complete && ordered && (!invertedId(versionId) || (seen > 0 && mtime > previousMtimeNs))) {
-                ordered = false;
-            }
-            // Every version before the latest one in this order is noncurrent too, so the latest comes first when the
-            // order holds; the null version, when it is the latest, lives outside the directory.
-            boolean latestPassed = nullIsLatest || seen > noncurrentSeen;
-            boolean latest;
-            if (nullIsLatest) {
-                latest = false;
-            } else if (!latestVersionId.isEmpty()) {
-                latest = versionId.equals(latestVersionId);
-                if (!latest && !latestPassed) {
-                    ordered = false;
-                }
-            } else {
-                latest = ordered && seen == 0;
-            }
-            boolean marker = S3Entries.isDeleteMarker(entry);
-            int numVersions = total >= 0 ? (int) total : (int) Math.min(Integer.MAX_VALUE, Math.max(2, seen + 2));
-            Instant modTime = S3Entries.modTime(entry);
-            long size = entry.getAttributes().getFileSize();
-            if (versionId.equals(S3Layout.NULL_VERSION_ID)) {
-                // A null delete marker: the gateway looks for version "null" at the bare path only, so no request
-                // can remove it. Counted (it still holds its place among the versions), never sent.
-                out.nullMarkers++;
-                if (!latest) {
-                    noncurrentSeen++;
-                }
-            } else if (latest) {
-                ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), modTime, true, marker,
-                        versionId, null, numVersions, null);
-                decisions.version(directory, entry, version, RearmRole.CURRENT, Optional.empty());
-            } else if (latestVersionId.isEmpty() && !nullIsLatest) {
-                // No pointer and no order to trust: which version is current is unknown, so nothing is decided.
-                out.anomalies++;
-            } else {
-                boolean known = ordered && latestPassed;
-                Optional<Instant> stamp = S3Entries.noncurrentSince(entry);
-                Instant successor = stamp.orElse(known && seen > 0 ? EpochNanos.toInstant(previousMtimeNs) : null);
-                Integer rank = known ? (int) Math.min(Integer.MAX_VALUE, noncurrentSeen) : null;
-                ObjectVersion version = new ObjectVersion(key, size, S3Entries.tags(entry), modTime, false, marker,
-                        versionId, successor, numVersions, rank);
-                ObjectVersion asOneEvent = new ObjectVersion(key, size, S3Entries.tags(entry), modTime, false, marker,
-                        versionId, stamp.orElse(null), numVersions, null);
-                decisions.version(directory, entry, version, RearmRole.NONCURRENT, Optional.of(asOneEvent));
-                noncurrentSeen++;
-            }
-            seen++;
-            previousMtimeNs = mtime;
-        }
-
-        private static long mtimeNs(Entry e) {
-            return EpochNanos.of(S3Entries.modTime(e));
-        }
-
-        /** The gateway's current version IDs: the first 16 hex digits are MaxInt64 − creation ns, so newest sorts first. */
-        static boolean invertedId(String versionId) {
-            if (versionId.length() != 32) {
-                return false;
-            }
-            try {
-                return Long.parseUnsignedLong(versionId.substring(0, 16), 16) > 0x4000000000000000L;
-            } catch (NumberFormatException e) {
-                return false;
-            }
-        }
-    }
 }

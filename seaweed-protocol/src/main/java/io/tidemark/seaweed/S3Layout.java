@@ -104,4 +104,20 @@ public final class S3Layout {
         }
         return name.substring(VERSION_FILE_PREFIX.length());
     }
+
+    /**
+     * Whether a version ID is one the gateway makes now, whose first 16 hex digits are MaxInt64 minus the creation
+     * time in nanoseconds, so that names sort newest first. Older gateways made IDs that sort oldest first, and
+     * {@code "null"} has no order at all: for those, name order says nothing about age.
+     */
+    public static boolean sortsNewestFirst(String versionId) {
+        if (versionId.length() != 32) {
+            return false;
+        }
+        try {
+            return Long.parseUnsignedLong(versionId.substring(0, 16), 16) > 0x4000000000000000L;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
 }

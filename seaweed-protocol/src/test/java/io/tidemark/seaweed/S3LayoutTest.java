@@ -52,4 +52,16 @@ class S3LayoutTest {
         assertThatThrownBy(() -> S3Layout.objectOfVersionsDirectory("abc"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldTellVersionIdsThatSortNewestFirstFromThoseWhoseNameSaysNothingOfAge() {
+        // MaxInt64 − creation ns in the first 16 hex digits: what the gateway makes now.
+        String inverted = String.format("%016x", Long.MAX_VALUE - 1_780_000_000_000_000_000L) + "0123456789abcdef";
+        String oldStyle = String.format("%016x", 1_780_000_000_000_000_000L) + "0123456789abcdef";
+
+        assertThat(S3Layout.sortsNewestFirst(inverted)).isTrue();
+        assertThat(S3Layout.sortsNewestFirst(oldStyle)).isFalse();
+        assertThat(S3Layout.sortsNewestFirst(S3Layout.NULL_VERSION_ID)).isFalse();
+        assertThat(S3Layout.sortsNewestFirst("zz" + inverted.substring(2))).isFalse();
+    }
 }
