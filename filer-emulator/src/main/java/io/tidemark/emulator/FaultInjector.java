@@ -53,6 +53,12 @@ public final class FaultInjector implements ServerInterceptor {
         failing.put(rpc, new Failing(code, times < 0, new AtomicInteger(Math.max(0, times))));
     }
 
+    /** How many of the failures asked for an RPC are left: 0 when none are, -1 when it fails every call. */
+    public int failuresLeft(String rpc) {
+        Failing failure = failing.get(rpc);
+        return failure == null ? 0 : failure.forever() ? -1 : failure.remaining().get();
+    }
+
     public void clearFailures() {
         failing.clear();
         failingReads.clear();

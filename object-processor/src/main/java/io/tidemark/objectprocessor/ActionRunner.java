@@ -15,8 +15,9 @@ import java.util.function.LongSupplier;
  * Carries out one attempt at a task, without blocking the loop: the rules are checked as they are now (a task they no
  * longer ask for ends as NOOP_RULE_CHANGED, architecture.md, invariant 5), a noncurrent version's role and rank against
  * a fresh read of its key (NOOP_VERSION_CHANGED), an abort against the uploads a completion left behind, and only then
- * is the gateway called. The result is the loop's {@link Decision}; the future fails only when the attempt ended
- * without any answer (the processor is stopping).
+ * is the gateway called, once: a call it did not answer is made again only after the same checks again. The result is
+ * the loop's {@link Decision}; the future fails only when the attempt ended without any answer (the processor is
+ * stopping).
  */
 final class ActionRunner {
 
@@ -45,20 +46,10 @@ final class ActionRunner {
 
     CompletableFuture<Decision> run(PendingTask task, int attempt) {
         started.put(task, nanoTime.getAsLong());
-        String bucket = task.task.target().bucket();
-        CompletableFuture<Decision> decided = caller.untilAnswered(() -> rules.of(bucket)).thenCompose(now -> {
-            Optional<String> stale = RuleRecheck.stale(task.task, task.kind, now, clock.instant());
-            if (stale.isPresent()) {
-                return CompletableFuture.completedFuture(OutcomePolicy.ruleChanged(stale.get()));
-            }
-            int keep = now.rules().flatMap(r -> r.rule(task.task.details().ruleId()))
-                    .map(CompiledRule::newerNoncurrentVersions).orElse(0);
-            return versionCheck(task, keep).thenCompose(changed -> changed.isPresent()
-                    ? CompletableFuture.completedFuture(OutcomePolicy.versionChanged(changed.get()))
-                    : leftoverCheck(task).thenCompose(shared -> shared.isPresent()
-                    ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
-                    : caller.call(task.request).thenApply(response -> policy.decide(task.task, response, attempt))));
-        }).handle((decision, error) -> {
+        // The whole attempt is what a transport failure repeats: permit, checks, call. The checks are then never
+        // older than the call they allow, however long the gateway takes to answer again.
+        CompletableFuture<Decision> decided = caller.untilAnswered(() -> caller.permit()
+                .thenCompose(ignored -> checkedCall(task, attempt))).handle((decision, error) -> {
             if (error == null) {
                 return decision;
             }
@@ -70,6 +61,24 @@ final class ActionRunner {
         });
         decided.whenComplete((d, e) -> started.remove(task));
         return decided;
+    }
+
+    /** The rules as they are now, the version's role and rank, an upload's leftovers; then one try at the gateway. */
+    private CompletableFuture<Decision> checkedCall(PendingTask task, int attempt) {
+        return caller.untilAnswered(() -> rules.of(task.task.target().bucket())).thenCompose(now -> {
+            Optional<String> stale = RuleRecheck.stale(task.task, task.kind, now, clock.instant());
+            if (stale.isPresent()) {
+                return CompletableFuture.completedFuture(OutcomePolicy.ruleChanged(stale.get()));
+            }
+            int keep = now.rules().flatMap(r -> r.rule(task.task.details().ruleId()))
+                    .map(CompiledRule::newerNoncurrentVersions).orElse(0);
+            return versionCheck(task, keep).thenCompose(changed -> changed.isPresent()
+                    ? CompletableFuture.completedFuture(OutcomePolicy.versionChanged(changed.get()))
+                    : leftoverCheck(task).thenCompose(shared -> shared.isPresent()
+                    ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
+                    : caller.callOnce(task.request).thenApply(response -> policy.decide(task.task, response,
+                    attempt))));
+        });
     }
 
     private CompletableFuture<Optional<String>> versionCheck(PendingTask task, int keep) {

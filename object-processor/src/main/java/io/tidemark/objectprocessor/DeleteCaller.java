@@ -68,11 +68,13 @@ final class DeleteCaller {
     }
 
     /**
-     * The gateway's answer; exceptionally a {@link SeaweedCallException} only for a failure that is not transport
-     * (the server failed on the call, or refused it).
+     * One try at the gateway, made at once: no permit is waited for and no transport failure repeated here. The
+     * caller repeats the whole attempt — permit, checks, call — with {@link #untilAnswered}, so that what was checked
+     * before a call is never older than that call (a call retried for minutes after one check would act on rules
+     * that may have changed meanwhile).
      */
-    CompletableFuture<LifecycleDeleteResponse> call(LifecycleDeleteRequest request) {
-        return untilAnswered(() -> afterPermit().thenCompose(ignored -> timed(request)));
+    CompletableFuture<LifecycleDeleteResponse> callOnce(LifecycleDeleteRequest request) {
+        return timed(request);
     }
 
     /** Any SeaweedFS call made with the same patience: transport failures repeated with backoff until it is answered. */
@@ -86,7 +88,8 @@ final class DeleteCaller {
                 metrics.callLatency(System.nanoTime() - began, error));
     }
 
-    private CompletableFuture<Void> afterPermit() {
+    /** Completes when the rate limit lets one more call go (at once when there is no limit). */
+    CompletableFuture<Void> permit() {
         RateLimiter current = limiter.get();
         if (current == null) {
             return CompletableFuture.completedFuture(null);

@@ -76,6 +76,34 @@ class ObjectProcessorRecheckTest {
         }
     }
 
+    /**
+     * Issue 29, found while sizing the checker's race window: the rules were checked once, before a call the gateway
+     * did not answer (UNAVAILABLE), and the call was retried for as long as it took, with the configuration removed
+     * meanwhile. Each try at the gateway now comes after a check of the rules as they are then.
+     */
+    @Test
+    void shouldCheckTheRulesAgainBeforeEachTryAtAGatewayThatDidNotAnswer(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "rules-retried", Map.of())) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("b", false);
+            s3.putObject("b", "k", 10, Map.of(), Map.of());
+            f.emulator.faults().fail("LifecycleDelete", Status.Code.UNAVAILABLE, 1_000);
+            ObjectTask task = f.expiration("b", "k");
+            f.publish(List.of(task));
+            f.startProcessor();
+            await().atMost(WAIT).until(() -> f.emulator.faults().failuresLeft("LifecycleDelete") < 1_000);
+
+            s3.deleteLifecycle("b");
+            Thread.sleep(1_500);   // longer than the rules are reused (object-processor.rules.max.age.ms, 1 s)
+            f.emulator.faults().clearFailures();
+
+            f.awaitAllCommitted(WAIT);
+            assertThat(f.outcomesByAction().get(task.actionId())).containsExactly("NOOP_RULE_CHANGED");
+            assertThat(s3.latest("b", "k")).isPresent();
+        }
+    }
+
     /** The reproduction of the trust issue: parked, the configuration deleted, then `tidemark dlq replay`. */
     @Test
     void shouldNotDeleteOnADeadLetterReplayWhatTheRulesNoLongerAllow(LocalCluster cluster, ClusterNamespace ns)
