@@ -18,6 +18,7 @@ import io.tidemark.devtools.bench.PopulatorBenchCommand;
 import io.tidemark.devtools.bench.ReplayBenchCommand;
 import io.tidemark.devtools.campaign.CampaignCommand;
 import io.tidemark.devtools.campaign.PipelineBenchCommand;
+import io.tidemark.devtools.check.CheckCommand;
 import io.tidemark.devtools.cluster.LocalClusterCommand;
 import io.tidemark.devtools.emulator.EmulatorCommand;
 import io.tidemark.devtools.quickstart.QuickstartCommand;
@@ -31,7 +32,8 @@ import picocli.CommandLine;
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
         subcommands = {QuickstartCommand.class, StatusCommand.class, RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
             ConfigCommand.class, PopulatorCommand.class, ReplayStreamsCommand.class,
-            ObjectProcessorCommand.class, ConductorCommand.class, BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, PipelineBenchCommand.class})
+            ObjectProcessorCommand.class, ConductorCommand.class, BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, CheckCommand.class,
+            PipelineBenchCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 
     /**

@@ -8,6 +8,7 @@ import io.tidemark.emulator.filer.FilerException;
 import io.tidemark.emulator.filer.FilerPaths;
 import io.tidemark.emulator.filer.FilerService;
 import io.tidemark.emulator.filer.FilerStore;
+import io.tidemark.emulator.s3.LifecycleActionListener;
 import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.emulator.s3.S3LifecycleService;
@@ -41,6 +42,7 @@ public final class FilerEmulator implements AutoCloseable {
     private FilerStore store;
     private FilerService filerService;
     private S3Gateway gateway;
+    private LifecycleDeleteHandler lifecycleDeletes;
     private Server filerServer;
     private Server s3Server;
     private AdminHttpServer admin;
@@ -61,6 +63,7 @@ public final class FilerEmulator implements AutoCloseable {
                     : FilerStore.durable(settings.dataDir(), clock, signature(settings.dataDir()), settings.fsync());
             ensureBucketsDirectory();
             gateway = new S3Gateway(store, settings.bucketsDirectory());
+            lifecycleDeletes = new LifecycleDeleteHandler(gateway, faults);
             filerService = new FilerService(store, settings.bucketsDirectory(), settings.heartbeatInterval());
             filerServer = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.filerPort()),
                             ServerTls.credentials(settings.tls()))
@@ -69,8 +72,7 @@ public final class FilerEmulator implements AutoCloseable {
                     .build().start();
             s3Server = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.s3GrpcPort()),
                             ServerTls.credentials(settings.tls()))
-                    .addService(ServerInterceptors.intercept(new S3LifecycleService(new LifecycleDeleteHandler(gateway,
-                            faults)), faults))
+                    .addService(ServerInterceptors.intercept(new S3LifecycleService(lifecycleDeletes), faults))
                     .build().start();
             if (settings.adminPort() >= 0) {
                 admin = AdminHttpServer.start(settings.bindHost(), settings.adminPort(), gateway, faults, filerService);
@@ -133,6 +135,14 @@ public final class FilerEmulator implements AutoCloseable {
 
     public FilerStore store() {
         return store;
+    }
+
+    /**
+     * Tells {@code listener} of every {@code LifecycleDelete} the gateway answers itself from now on, while it still
+     * holds the store (see {@link LifecycleActionListener}), until the result is closed.
+     */
+    public AutoCloseable addLifecycleListener(LifecycleActionListener listener) {
+        return lifecycleDeletes.addListener(listener);
     }
 
     public FaultInjector faults() {

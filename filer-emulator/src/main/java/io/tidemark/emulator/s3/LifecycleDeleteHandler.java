@@ -17,6 +17,7 @@ import io.tidemark.seaweed.pb.S3LifecycleProto;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The S3 gateway's {@code LifecycleDelete}, with SeaweedFS's server semantics, quirks included (each is in
@@ -31,10 +32,17 @@ public final class LifecycleDeleteHandler {
 
     private final S3Gateway gateway;
     private final FaultInjector faults;
+    private final List<LifecycleActionListener> listeners = new CopyOnWriteArrayList<>();
 
     public LifecycleDeleteHandler(S3Gateway gateway, FaultInjector faults) {
         this.gateway = gateway;
         this.faults = faults;
+    }
+
+    /** Tells {@code listener} of every answer the gateway gives itself from now on, until the result is closed. */
+    public AutoCloseable addListener(LifecycleActionListener listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
     }
 
     public LifecycleDeleteResponse handle(LifecycleDeleteRequest request) {
@@ -51,10 +59,10 @@ public final class LifecycleDeleteHandler {
         }
         try {
             synchronized (gateway.store()) {
-                if (request.getActionKind() == S3LifecycleProto.ActionKind.ABORT_MPU) {
-                    return abortUpload(request);
-                }
-                return deleteObject(request);
+                LifecycleDeleteResponse response = request.getActionKind() == S3LifecycleProto.ActionKind.ABORT_MPU
+                        ? abortUpload(request) : deleteObject(request);
+                listeners.forEach(listener -> listener.answered(request, response));
+                return response;
             }
         } catch (S3Exception e) {
             // The gateway refused the request itself (a key it does not support): asking again cannot help.

@@ -1,0 +1,173 @@
+package io.tidemark.checker;
+
+import io.tidemark.checker.model.History;
+import io.tidemark.checker.model.Oracle;
+import io.tidemark.checker.model.Step;
+import io.tidemark.checker.model.TraceEvent;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.seaweed.pb.S3LifecycleProto;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+/**
+ * One history run against the pipeline on a local cluster: its buckets created, the four services started in this
+ * process under a topic prefix and ZooKeeper chroot of their own (so runs can share a cluster), the steps carried out
+ * at the checker's pace with faults healing on their own timers, a quiet time for the pipeline to finish, and the
+ * trace judged by the oracle.
+ */
+final class CheckRun {
+
+    private static final AtomicInteger RUNS = new AtomicInteger();
+
+    /**
+     * @param graceDays how long, in lifecycle days, the pipeline may take to act on what is due
+     * @param race      a change this close before a lifecycle action may have come after the pipeline's last check
+     */
+    record Settings(int daySeconds, int graceDays, Duration race, Duration pace, Duration passInterval) {
+
+        Duration day() {
+            return Duration.ofSeconds(daySeconds);
+        }
+
+        Duration grace() {
+            return day().multipliedBy(graceDays);
+        }
+    }
+
+    /** What a run found, and what it did to find it. */
+    record Result(History history, Oracle.Verdict verdict, List<String> failedServices, int refused,
+                  Duration took, List<TraceEvent> trace, Coverage coverage) {
+
+        boolean clean() {
+            return verdict.findings().isEmpty() && failedServices.isEmpty();
+        }
+    }
+
+    private final LocalCluster cluster;
+    private final Settings settings;
+    private final Path stateDir;
+
+    CheckRun(LocalCluster cluster, Settings settings, Path stateDir) {
+        this.cluster = cluster;
+        this.settings = settings;
+        this.stateDir = stateDir;
+    }
+
+    Result run(History history) throws Exception {
+        long began = System.nanoTime();
+        String runId = "r" + RUNS.incrementAndGet() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
+        FilerEmulator emulator = cluster.emulator();
+        Set<String> buckets = history.buckets().stream().map(History.BucketSpec::name).collect(Collectors.toSet());
+        String prefix = runId + "-";
+        Recorder recorder = new Recorder(emulator.s3(), Clock.systemUTC(), prefix, buckets);
+        Coverage coverage = new Coverage();
+        TidemarkConfig config = new TidemarkConfig(settings(runId));
+        ScheduledExecutorService heals = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "checker-heals");
+            t.setDaemon(true);
+            return t;
+        });
+        try (AutoCloseable listening = emulator.addLifecycleListener(recorder);
+             Pipeline pipeline = new Pipeline(config)) {
+            for (History.BucketSpec bucket : history.buckets()) {
+                recorder.createBucket(bucket.name(), bucket.objectLock(), bucket.versioned());
+            }
+            pipeline.start(settings.passInterval());
+            for (Step step : history.steps()) {
+                coverage.step(step);
+                if (step.kind() == Step.Kind.WAIT) {
+                    Thread.sleep(step.number());
+                } else if (step.fault()) {
+                    strike(step, prefix + step.bucket(), emulator, pipeline, recorder, coverage, heals);
+                } else {
+                    recorder.apply(step);
+                    Thread.sleep(settings.pace().toMillis());
+                }
+            }
+            heals.shutdownNow();
+            emulator.faults().clearAll();
+            emulator.faults().setUnavailableProbability(0);
+            emulator.faults().setLatency(Duration.ZERO);
+            // Long enough for whatever fell due at the last step to be acted on, and for a lost one to show.
+            Thread.sleep(settings.grace().plus(settings.day()).toMillis());
+            Instant end = Instant.now();
+            List<String> failed = pipeline.failed();
+            List<TraceEvent> trace = recorder.trace();
+            Oracle.Verdict verdict = new Oracle(config.ruleReader(), settings.grace(), settings.race())
+                    .judge(trace, end);
+            return new Result(history, verdict, failed, recorder.refused(),
+                    Duration.ofNanos(System.nanoTime() - began), trace, coverage);
+        } finally {
+            heals.shutdownNow();
+        }
+    }
+
+    private void strike(Step step, String bucket, FilerEmulator emulator, Pipeline pipeline, Recorder recorder, Coverage coverage,
+                        ScheduledExecutorService heals) {
+        recorder.fault(step.toString());
+        Duration length = Duration.ofMillis(step.number());
+        switch (step.kind()) {
+            case RESTART_SERVICE -> pipeline.restart(step.arg(), length);
+            case FILER_UNAVAILABLE -> {
+                emulator.faults().setUnavailableProbability(0.3);
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> emulator.faults().setUnavailableProbability(0), step.number(),
+                        TimeUnit.MILLISECONDS);
+            }
+            case FILER_SLOW -> {
+                emulator.faults().setLatency(Duration.ofMillis(Long.parseLong(step.arg())));
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> emulator.faults().setLatency(Duration.ZERO), step.number(),
+                        TimeUnit.MILLISECONDS);
+            }
+            case GATEWAY_RETRY_LATER -> {
+                emulator.faults().force(bucket, step.key(), S3LifecycleProto.LifecycleDeleteOutcome.RETRY_LATER,
+                        "checker fault");
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> emulator.faults().clearForced(bucket, step.key()), step.number(),
+                        TimeUnit.MILLISECONDS);
+            }
+            default -> throw new IllegalArgumentException("not a fault: " + step);
+        }
+        if (step.kind() == Step.Kind.RESTART_SERVICE) {
+            coverage.faultOn(step.kind(), length.plusSeconds(5));
+        }
+    }
+
+    private Map<String, String> settings(String runId) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
+        s.put("zookeeper.connect", cluster.zookeeperConnect());
+        s.put("zookeeper.chroot", "/checker-" + runId);
+        s.put("topic.prefix", "checker." + runId + ".");
+        s.put("filer.address", cluster.emulator().filerAddress());
+        s.put("s3.grpc.address", cluster.emulator().s3GrpcAddress());
+        s.put("shard.bits", "2");
+        s.put("lifecycle.day.seconds", String.valueOf(settings.daySeconds()));
+        s.put("lifecycle.due.policy", "exact");
+        s.put("management.port", "0");
+        s.put("populator.batch.max.ms", "50");
+        s.put("replay-streams.punctuate.interval.ms", "200");
+        s.put("replay-streams.state.dir", stateDir.resolve(runId).toString());
+        s.put("object-processor.deletes.per.second", "0");
+        s.put("object-processor.rules.max.age.ms", "200");
+        s.put("object-processor.retry-later.max.attempts", "1000");
+        s.put("kafka.streams.commit.interval.ms", "100");
+        s.put("kafka.consumer.session.timeout.ms", "10000");
+        s.put("conductor.walk.stale.ms", "30000");
+        return s;
+    }
+}

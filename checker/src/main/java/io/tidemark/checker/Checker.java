@@ -1,0 +1,147 @@
+package io.tidemark.checker;
+
+import io.tidemark.checker.model.Finding;
+import io.tidemark.checker.model.History;
+import io.tidemark.checker.model.HistoryGenerator;
+import io.tidemark.localcluster.LocalCluster;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The model-based checker: histories generated from seeds, each run against the whole pipeline on one local cluster
+ * (Kafka, ZooKeeper and the filer emulator in this process), judged by the oracle, and shrunk when they fail.
+ */
+public final class Checker implements AutoCloseable {
+
+    /**
+     * @param ops        operations per history
+     * @param faults     faults per history
+     * @param shrinkRuns at most this many runs spent shrinking a failing history (0: none)
+     */
+    public record Options(int ops, int faults, int daySeconds, int graceDays, int maxDays, int shrinkRuns) {
+
+        public static Options defaults() {
+            return new Options(60, 4, 2, 4, 2, 8);
+        }
+    }
+
+    /** What a set of histories found; the coverage counts every run of this checker so far. */
+    public record Summary(int histories, long operations, long faults, long actions, List<Finding> findings,
+                          List<String> failedServices, int coverageReached, int coveragePossible, Duration took,
+                          Duration latestAction) {
+
+        public boolean clean() {
+            return findings.isEmpty() && failedServices.isEmpty();
+        }
+
+        public double historiesPerHour() {
+            return histories * 3600.0 / Math.max(1, took.toSeconds());
+        }
+
+        public double operationsPerSecond() {
+            return operations / Math.max(0.001, took.toNanos() / 1e9);
+        }
+    }
+
+    private final Options options;
+    private final Path work;
+    private final LocalCluster cluster;
+    private final CheckRun runs;
+    private final HistoryGenerator generator;
+    /** Every combination reached by this checker's runs so far. */
+    private final Coverage reached = new Coverage();
+
+    private Checker(Options options, Path work) {
+        this.options = options;
+        this.work = work;
+        this.cluster = LocalCluster.builder().mode(LocalCluster.Mode.IN_PROCESS).dataDir(work.resolve("cluster"))
+                .start();
+        this.runs = new CheckRun(cluster, new CheckRun.Settings(options.daySeconds(), options.graceDays(),
+                Duration.ofMillis(700), Duration.ofMillis(120), Duration.ofSeconds(options.daySeconds() * 2L)),
+                work.resolve("replay"));
+        this.generator = new HistoryGenerator(options.maxDays(), options.daySeconds() * 1_000L);
+    }
+
+    /** A checker with a local cluster of its own, in a new temporary directory. */
+    public static Checker start(Options options) throws java.io.IOException {
+        return new Checker(options, Files.createTempDirectory("tidemark-check"));
+    }
+
+    /** The history a seed makes, with this checker's options. */
+    public History history(long seed) {
+        return generator.generate(seed, options.ops(), options.faults());
+    }
+
+    /** Runs the histories of the given seeds one after the other; prints a line for each and every finding. */
+    public Summary check(List<Long> seeds, PrintWriter out) throws Exception {
+        return run(seeds.stream().map(this::history).toList(), out);
+    }
+
+    /** Runs the given histories one after the other (a shrunk one, replayed as a regression test). */
+    public Summary run(List<History> histories, PrintWriter out) throws Exception {
+        long began = System.nanoTime();
+        List<Finding> findings = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        long operations = 0;
+        long faults = 0;
+        long actions = 0;
+        Duration latest = Duration.ZERO;
+        for (History history : histories) {
+            long seed = history.seed();
+            CheckRun.Result result = runs.run(history);
+            reached.addAll(result.coverage());
+            operations += history.operations();
+            faults += history.faults();
+            actions += result.verdict().actions();
+            latest = result.verdict().latestAction().compareTo(latest) > 0 ? result.verdict().latestAction() : latest;
+            out.printf(Locale.ROOT, "history seed=%d: %d operations, %d faults, %d refused by S3, %d lifecycle "
+                            + "actions (latest %d ms after due), %d findings, %.1f s%n", seed, history.operations(),
+                    history.faults(), result.refused(), result.verdict().actions(),
+                    result.verdict().latestAction().toMillis(), result.verdict().findings().size(),
+                    result.took().toNanos() / 1e9);
+            CheckReport.print(out, result);
+            findings.addAll(result.verdict().findings());
+            result.failedServices().forEach(s -> failed.add("seed " + seed + ": " + s));
+            if (!result.clean() && options.shrinkRuns() > 0) {
+                shrink(result, out);
+            }
+        }
+        return new Summary(histories.size(), operations, faults, actions, findings, failed, reached.reached(),
+                Coverage.possible(), Duration.ofNanos(System.nanoTime() - began), latest);
+    }
+
+    /** Re-runs ever smaller parts of a failing history while a finding of the same kind on the same key persists. */
+    private void shrink(CheckRun.Result failing, PrintWriter out) {
+        Set<String> wanted = failing.verdict().findings().stream().map(Checker::signature)
+                .collect(Collectors.toSet());
+        out.printf(Locale.ROOT, "  shrinking (at most %d runs)...%n", options.shrinkRuns());
+        out.flush();
+        Shrinker.Shrunk shrunk = Shrinker.shrink(failing.history().steps(), steps -> {
+            try {
+                CheckRun.Result result = runs.run(failing.history().withSteps(steps));
+                return result.verdict().findings().stream().map(Checker::signature).anyMatch(wanted::contains);
+            } catch (Exception e) {
+                return false;
+            }
+        }, options.shrinkRuns());
+        out.printf(Locale.ROOT, "  shrunk from %d to %d steps in %d runs%n", failing.history().steps().size(),
+                shrunk.steps().size(), shrunk.runs());
+        CheckReport.printHistory(out, failing.history().withSteps(shrunk.steps()));
+    }
+
+    private static String signature(Finding f) {
+        return f.kind() + " " + f.bucket() + "/" + f.key();
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+}

@@ -1,0 +1,72 @@
+package io.tidemark.checker;
+
+import io.tidemark.checker.model.RuleCatalog;
+import io.tidemark.checker.model.RuleCatalog.RuleKind;
+import io.tidemark.checker.model.Step;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which combinations of operation × rule kind in force in its bucket × fault under way the runs reached: what the
+ * histories exercised, as opposed to what they could have.
+ */
+final class Coverage {
+
+    private static final Set<Step.Kind> OPERATIONS = Set.of(Step.Kind.PUT, Step.Kind.DELETE, Step.Kind.DELETE_VERSION,
+            Step.Kind.TAG, Step.Kind.HOLD, Step.Kind.RELEASE, Step.Kind.RETAIN, Step.Kind.VERSIONING, Step.Kind.RULES,
+            Step.Kind.REMOVE_RULES);
+    private static final Set<Step.Kind> FAULTS = Set.of(Step.Kind.RESTART_SERVICE, Step.Kind.FILER_UNAVAILABLE,
+            Step.Kind.FILER_SLOW, Step.Kind.GATEWAY_RETRY_LATER);
+
+    private final Map<String, Set<RuleKind>> rulesInForce = new HashMap<>();
+    private final Map<Step.Kind, Long> faultUntil = new EnumMap<>(Step.Kind.class);
+    private final Set<String> reached = new TreeSet<>();
+
+    void step(Step step) {
+        switch (step.kind()) {
+            case RULES -> rulesInForce.put(step.bucket(), RuleCatalog.kinds(step.arg()));
+            case REMOVE_RULES -> rulesInForce.remove(step.bucket());
+            default -> {
+            }
+        }
+        if (!OPERATIONS.contains(step.kind())) {
+            return;
+        }
+        long now = System.nanoTime();
+        Set<String> faults = new TreeSet<>();
+        faultUntil.forEach((kind, until) -> {
+            if (until - now > 0) {
+                faults.add(kind.name());
+            }
+        });
+        if (faults.isEmpty()) {
+            faults.add("none");
+        }
+        for (RuleKind rule : rulesInForce.getOrDefault(step.bucket(), Set.of())) {
+            for (String fault : faults) {
+                reached.add(step.kind() + "×" + rule + "×" + fault);
+            }
+        }
+    }
+
+    void faultOn(Step.Kind kind, Duration length) {
+        faultUntil.put(kind, System.nanoTime() + length.toNanos());
+    }
+
+    void addAll(Coverage other) {
+        reached.addAll(other.reached);
+    }
+
+    int reached() {
+        return reached.size();
+    }
+
+    /** Every combination there is: each operation with each rule kind, under no fault or one of each kind. */
+    static int possible() {
+        return OPERATIONS.size() * RuleKind.values().length * (FAULTS.size() + 1);
+    }
+}

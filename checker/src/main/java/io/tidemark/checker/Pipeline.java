@@ -1,0 +1,115 @@
+package io.tidemark.checker;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tidemark.bucketprocessor.BucketProcessorService;
+import io.tidemark.conductor.Conductor;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.objectprocessor.ObjectProcessorService;
+import io.tidemark.populator.PopulatorService;
+import io.tidemark.replay.ReplayStreamsService;
+import io.tidemark.service.ManagedService;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The four long-running services in this process, each restartable on its own (a restart is a stop and a new
+ * instance, a new member of its group), and conductor passes on a fixed interval, as cron would trigger them.
+ */
+final class Pipeline implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
+
+    private final TidemarkConfig config;
+    private final Map<String, ManagedService> services = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, r -> {
+        Thread t = new Thread(r, "checker-pipeline");
+        t.setDaemon(true);
+        return t;
+    });
+    private Conductor conductor;
+
+    Pipeline(TidemarkConfig config) {
+        this.config = config;
+    }
+
+    /** Starts every service and waits until each is ready; then conductor passes every {@code passInterval}. */
+    void start(Duration passInterval) throws InterruptedException {
+        for (String name : io.tidemark.checker.model.HistoryGenerator.SERVICES) {
+            ManagedService service = create(name);
+            services.put(name, service);
+            service.start();
+        }
+        ManagedService.awaitReady(List.copyOf(services.values()), Duration.ofSeconds(120));
+        conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry());
+        timers.scheduleWithFixedDelay(this::pass, passInterval.toMillis(), passInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void pass() {
+        try {
+            conductor.runPass();
+        } catch (RuntimeException e) {
+            // A pass during a fault may fail; the next one comes at the next interval, as a cron's would.
+            log.debug("conductor pass failed: {}", e.toString());
+        }
+    }
+
+    private ManagedService create(String name) {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        return switch (name) {
+            case "populator" -> new PopulatorService(config, Clock.systemUTC(), meters);
+            case "replay-streams" -> new ReplayStreamsService(config, Clock.systemUTC(), meters);
+            case "object-processor" -> new ObjectProcessorService(config, Clock.systemUTC(), meters);
+            case "bucket-processor" -> new BucketProcessorService(config, Clock.systemUTC(), meters);
+            default -> throw new IllegalArgumentException("no service " + name);
+        };
+    }
+
+    /** Stops a service now and starts a new instance of it after {@code downtime}, off the caller's thread. */
+    void restart(String name, Duration downtime) {
+        timers.execute(() -> {
+            ManagedService old = services.remove(name);
+            if (old == null) {
+                return;
+            }
+            old.close();
+            try {
+                Thread.sleep(downtime.toMillis());
+                ManagedService fresh = create(name);
+                services.put(name, fresh);
+                fresh.start();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.warn("{} did not start again: {}", name, e.toString());
+            }
+        });
+    }
+
+    /** A service that failed and was not restarted by a fault: the run is void, not a finding. */
+    List<String> failed() {
+        return services.entrySet().stream().filter(e -> !e.getValue().live()).map(Map.Entry::getKey).toList();
+    }
+
+    @Override
+    public void close() {
+        timers.shutdownNow();
+        try {
+            timers.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        services.values().parallelStream().forEach(ManagedService::close);
+        if (conductor != null) {
+            conductor.close();
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.tidemark.checker.model;
+
+import io.tidemark.checker.model.Step.Kind;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Histories from a seed. Bucket names are the history's own; a run prefixes them, so that runs can share a cluster.
+ * Three buckets: one versioned with object lock, one that starts unversioned and has its
+ * versioning turned on and suspended, one never versioned. Few keys per bucket, and the key touched last is picked
+ * again more often than not, so the same object is written, tagged, locked and deleted again near its due instants
+ * — where the pipeline's races are. Faults fall at random places among the operations.
+ */
+public final class HistoryGenerator {
+
+    /** The services a fault may restart. */
+    public static final List<String> SERVICES = List.of("populator", "replay-streams", "object-processor",
+            "bucket-processor");
+    private static final List<String> KEYS = List.of("a/1", "a/2", "b/1", "b/2", "c");
+
+    private final int maxDays;
+    private final long dayMillis;
+
+    /**
+     * @param maxDays   the longest rule, in lifecycle days
+     * @param dayMillis a lifecycle day, which sizes pauses and fault lengths
+     */
+    public HistoryGenerator(int maxDays, long dayMillis) {
+        this.maxDays = maxDays;
+        this.dayMillis = dayMillis;
+    }
+
+    /** A history of {@code operations} operations with {@code faults} faults among them. */
+    public History generate(long seed, int operations, int faults) {
+        Random random = new Random(seed);
+        List<History.BucketSpec> buckets = List.of(new History.BucketSpec("locked", true, true),
+                new History.BucketSpec("toggled", false, false), new History.BucketSpec("plain", false, false));
+        List<Step> ops = new ArrayList<>();
+        Map<String, String> lastKey = new HashMap<>();
+        // Every bucket starts with rules, so that the first objects already have something to fall due for.
+        for (History.BucketSpec bucket : buckets) {
+            ops.add(new Step(0, Kind.RULES, bucket.name(), "", RuleCatalog.randomConfiguration(random, maxDays), 0));
+        }
+        while (ops.size() < operations) {
+            History.BucketSpec bucket = buckets.get(random.nextInt(buckets.size()));
+            String key = lastKey.containsKey(bucket.name()) && random.nextInt(10) < 6 ? lastKey.get(bucket.name())
+                    : KEYS.get(random.nextInt(KEYS.size()));
+            lastKey.put(bucket.name(), key);
+            ops.add(operation(random, bucket, key));
+        }
+        List<Step> steps = new ArrayList<>(ops);
+        for (int i = 0; i < faults; i++) {
+            steps.add(random.nextInt(steps.size() + 1), fault(random, buckets));
+        }
+        List<Step> numbered = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            Step s = steps.get(i);
+            numbered.add(new Step(i, s.kind(), s.bucket(), s.key(), s.arg(), s.number()));
+        }
+        return new History(seed, buckets, numbered);
+    }
+
+    private Step operation(Random random, History.BucketSpec bucket, String key) {
+        String b = bucket.name();
+        int roll = random.nextInt(100);
+        if (roll < 30) {
+            String tags = random.nextBoolean() ? "" : "class=" + (random.nextBoolean() ? "tmp" : "keep");
+            return new Step(0, Kind.PUT, b, key, tags, random.nextBoolean() ? 10 : 500);
+        }
+        if (roll < 40) {
+            return new Step(0, Kind.DELETE, b, key, "", 0);
+        }
+        if (roll < 47) {
+            String which = List.of("oldest", "noncurrent", "current").get(random.nextInt(3));
+            return new Step(0, Kind.DELETE_VERSION, b, key, which, random.nextInt(1_000));
+        }
+        if (roll < 59) {
+            String which = random.nextBoolean() ? "current" : "noncurrent";
+            String tags = random.nextInt(3) == 0 ? "" : "class=" + (random.nextBoolean() ? "tmp" : "keep");
+            return new Step(0, Kind.TAG, b, key, which + ":" + tags, random.nextInt(1_000));
+        }
+        if (roll < 70 && bucket.objectLock()) {
+            String which = random.nextBoolean() ? "current" : "noncurrent";
+            return switch (random.nextInt(3)) {
+                case 0 -> new Step(0, Kind.HOLD, b, key, which, random.nextInt(1_000));
+                case 1 -> new Step(0, Kind.RELEASE, b, key, which, random.nextInt(1_000));
+                default -> new Step(0, Kind.RETAIN, b, key, which, dayMillis * (1 + random.nextInt(2)));
+            };
+        }
+        if (roll < 74 && !bucket.objectLock() && b.endsWith("toggled")) {
+            return new Step(0, Kind.VERSIONING, b, "", random.nextBoolean() ? "Enabled" : "Suspended", 0);
+        }
+        if (roll < 80) {
+            return random.nextInt(6) == 0 ? new Step(0, Kind.REMOVE_RULES, b, "", "", 0)
+                    : new Step(0, Kind.RULES, b, "", RuleCatalog.randomConfiguration(random, maxDays), 0);
+        }
+        return new Step(0, Kind.WAIT, "", "", "", random.nextLong(dayMillis / 4, dayMillis * 3 / 2));
+    }
+
+    private Step fault(Random random, List<History.BucketSpec> buckets) {
+        long length = random.nextLong(dayMillis / 2, dayMillis * 2);
+        return switch (random.nextInt(4)) {
+            case 0 -> new Step(0, Kind.RESTART_SERVICE, "", "", SERVICES.get(random.nextInt(SERVICES.size())),
+                    random.nextLong(0, dayMillis));
+            case 1 -> new Step(0, Kind.FILER_UNAVAILABLE, "", "", "", length);
+            case 2 -> new Step(0, Kind.FILER_SLOW, "", "", String.valueOf(50 + random.nextInt(250)), length);
+            default -> new Step(0, Kind.GATEWAY_RETRY_LATER, buckets.get(random.nextInt(buckets.size())).name(),
+                    KEYS.get(random.nextInt(KEYS.size())), "", length);
+        };
+    }
+}

@@ -1,0 +1,54 @@
+package io.tidemark.checker.model;
+
+import java.util.Locale;
+
+/**
+ * One step of a history: an S3 operation, a pause, or a fault. Plain values, so a history prints, replays from its
+ * seed and shrinks by dropping steps.
+ *
+ * @param index  the step's place in the history it was generated in (kept when a shrinker drops others)
+ * @param bucket the bucket an operation or a gateway fault applies to ({@code ""} for cluster-wide faults)
+ * @param key    the object key ({@code ""} when none)
+ * @param arg    what the kind needs: the tags of a put, the version a change targets ({@code current},
+ *               {@code noncurrent}, {@code oldest}), a versioning state, a rules document, a service name
+ * @param number a size for a put, a length in milliseconds for a pause, a retention or a fault, a selector among
+ *               noncurrent versions
+ */
+public record Step(int index, Kind kind, String bucket, String key, String arg, long number) {
+
+    public enum Kind {
+        PUT, DELETE, DELETE_VERSION, TAG, HOLD, RELEASE, RETAIN, VERSIONING, RULES, REMOVE_RULES, WAIT,
+        RESTART_SERVICE, FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER;
+
+        public boolean fault() {
+            return ordinal() >= RESTART_SERVICE.ordinal();
+        }
+    }
+
+    public boolean fault() {
+        return kind.fault();
+    }
+
+    @Override
+    public String toString() {
+        String what = switch (kind) {
+            case PUT -> "put " + bucket + "/" + key + " size=" + number + (arg.isEmpty() ? "" : " tags=" + arg);
+            case DELETE -> "delete " + bucket + "/" + key;
+            case DELETE_VERSION -> "delete version (" + arg + ") of " + bucket + "/" + key;
+            case TAG -> "tag " + arg + " of " + bucket + "/" + key;
+            case HOLD -> "legal hold on (" + arg + ") " + bucket + "/" + key;
+            case RELEASE -> "legal hold off (" + arg + ") " + bucket + "/" + key;
+            case RETAIN -> "retention " + number + " ms on (" + arg + ") " + bucket + "/" + key;
+            case VERSIONING -> "versioning " + arg + " on " + bucket;
+            case RULES -> "lifecycle configuration of " + bucket + ": " + RuleCatalog.summary(arg);
+            case REMOVE_RULES -> "lifecycle configuration of " + bucket + " removed";
+            case WAIT -> "wait " + number + " ms";
+            case RESTART_SERVICE -> "fault: restart " + arg + ", down " + number + " ms";
+            case FILER_UNAVAILABLE -> "fault: filer and gateway UNAVAILABLE 30 % for " + number + " ms";
+            case FILER_SLOW -> "fault: filer and gateway slow (" + arg + " ms) for " + number + " ms";
+            case GATEWAY_RETRY_LATER -> "fault: gateway answers RETRY_LATER for " + bucket + "/" + key + " for "
+                    + number + " ms";
+        };
+        return String.format(Locale.ROOT, "#%d %s", index, what);
+    }
+}

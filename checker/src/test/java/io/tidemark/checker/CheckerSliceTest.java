@@ -1,0 +1,29 @@
+package io.tidemark.checker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checker's slice in the build: a few fixed seeds, each a whole history with faults against the whole pipeline;
+ * any finding fails the build, with the report a person can act on as the failure message.
+ */
+class CheckerSliceTest {
+
+    @Test
+    void shouldFindNoWrongfulDeleteAndNoLostExpirationInTheFixedSeeds() throws Exception {
+        StringWriter report = new StringWriter();
+        Checker.Summary summary;
+        try (Checker checker = Checker.start(new Checker.Options(40, 3, 2, 4, 2, 0))) {
+            summary = checker.check(List.of(1L, 2L), new PrintWriter(report, true));
+        }
+        System.out.println(report);
+
+        assertThat(summary.findings()).as(report.toString()).isEmpty();
+        assertThat(summary.failedServices()).as(report.toString()).isEmpty();
+        assertThat(summary.actions()).as("lifecycle acted at all").isPositive();
+    }
+}
