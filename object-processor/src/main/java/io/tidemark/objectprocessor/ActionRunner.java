@@ -4,6 +4,7 @@ import io.tidemark.lifecycle.engine.CompiledRule;
 import io.tidemark.objectprocessor.OutcomePolicy.Decision;
 import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.seaweed.client.SeaweedCallException;
+import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -76,9 +77,32 @@ final class ActionRunner {
                     ? CompletableFuture.completedFuture(OutcomePolicy.versionChanged(changed.get()))
                     : leftoverCheck(task).thenCompose(shared -> shared.isPresent()
                     ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
-                    : caller.callOnce(task.request).thenApply(response -> policy.decide(task.task, response,
-                    attempt))));
+                    : caller.callOnce(task.request).thenCompose(response -> answered(task, response, attempt))));
         });
+    }
+
+    /**
+     * The loop's decision on an answer. A walk's task answered NOT_FOUND is retried only while its version is still
+     * there (the answer was a failure to read it): one that a fresh read shows gone — another task deleted it after
+     * the walk listed it — owes nothing, and retrying it would hold the key's later tasks behind it for minutes.
+     */
+    private CompletableFuture<Decision> answered(PendingTask task, LifecycleDeleteResponse response, int attempt) {
+        Decision decision = policy.decide(task.task, response, attempt);
+        if (decision.verdict() == OutcomePolicy.Verdict.COMPLETE || !OutcomePolicy.fromRecheck(task.task)
+                || !OutcomePolicy.notFound(response) || task.kind == ActionKind.ABORT_MPU) {
+            return CompletableFuture.completedFuture(decision);
+        }
+        var target = task.task.target();
+        return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> versions.present(target.bucket(),
+                keyOf(task), target.versionId()), blockingChecks)).thenApply(present -> present ? decision
+                : OutcomePolicy.gone(response.getOutcome().name(), "the version is no longer there"));
+    }
+
+    /** The object's key: the lane is the record key, {@code bucket/key}. */
+    private static String keyOf(PendingTask task) {
+        var target = task.task.target();
+        return task.lane.startsWith(target.bucket() + "/") ? task.lane.substring(target.bucket().length() + 1)
+                : target.objectPath();
     }
 
     private CompletableFuture<Optional<String>> versionCheck(PendingTask task, int keep) {
@@ -86,10 +110,8 @@ final class ActionRunner {
             return CompletableFuture.completedFuture(Optional.empty());
         }
         var target = task.task.target();
-        String key = task.lane.startsWith(target.bucket() + "/") ? task.lane.substring(target.bucket().length() + 1)
-                : target.objectPath();
-        return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> versions.stale(target.bucket(), key,
-                target.versionId(), keep), blockingChecks));
+        return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> versions.stale(target.bucket(),
+                keyOf(task), target.versionId(), keep), blockingChecks));
     }
 
     private CompletableFuture<Optional<String>> leftoverCheck(PendingTask task) {

@@ -3,6 +3,7 @@ package io.tidemark.objectprocessor;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.seaweed.client.FailureKind;
 import io.tidemark.seaweed.client.SeaweedCallException;
+import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
 import java.util.Set;
 
@@ -16,7 +17,8 @@ import java.util.Set;
  *   end), NOOP STALE_IDENTITY (the entry changed after the decision; a lock or metadata change arms no timer of its
  *   own), and NOOP NOT_FOUND (upstream answers it for any failure to read the entry, not only for a missing one). A
  *   task that such a walk produced and that is answered NOT_FOUND or SKIPPED_OBJECT_LOCK again — the walk found it
- *   there and free a moment before — is retried, then parked: never a loop.</li>
+ *   there and free a moment before — is retried, then parked: never a loop (NOT_FOUND only while the version is still
+ *   there, which {@link ActionRunner} reads).</li>
  *   <li>RETRY_LATER, and a call the server failed on (UNKNOWN, INTERNAL, CANCELLED: a restart's reset streams look like
  *   this), are called again later, up to their limits, then parked.</li>
  *   <li>BLOCKED, an outcome this version does not know, and a request the gateway refuses outright park at once.</li>
@@ -92,6 +94,16 @@ final class OutcomePolicy {
      */
     static Decision versionChanged(String why) {
         return new Decision(Verdict.COMPLETE, NOOP_VERSION_CHANGED, why);
+    }
+
+    /** Whether the gateway answered that it found nothing to act on (or could not read it). */
+    static boolean notFound(LifecycleDeleteResponse response) {
+        return response.getOutcome() == LifecycleDeleteOutcome.NOOP_RESOLVED && response.getReason().equals("NOT_FOUND");
+    }
+
+    /** The version a task names is gone, as a fresh read shows: nothing is owed, and no walk is needed. */
+    static Decision gone(String outcome, String why) {
+        return new Decision(Verdict.COMPLETE, outcome, "NOT_FOUND: " + why);
     }
 
     static Decision uploadCompleted(String why) {

@@ -32,6 +32,27 @@ final class VersionCheck {
     }
 
     /**
+     * Blocking: whether the version a task names is still there — the bare object for version "null" (where the
+     * gateway looks for it), the version's file otherwise, and for a task of the current version (no version ID)
+     * the bare object or the key's versions directory. An answer of NOT_FOUND means a missing entry or a failure to
+     * read one; this read tells them apart.
+     */
+    boolean present(String bucket, String key, String versionId) {
+        String full = filer.bucketsDirectory() + "/" + bucket + "/" + key;
+        String directory = full.substring(0, full.lastIndexOf('/'));
+        String name = full.substring(full.lastIndexOf('/') + 1);
+        boolean bare = filer.lookup(directory, name).filter(e -> !e.getIsDirectory()).isPresent();
+        if (versionId == null || versionId.isEmpty()) {
+            return bare || filer.lookup(directory, S3Layout.versionsDirectoryName(name)).isPresent();
+        }
+        if (versionId.equals(S3Layout.NULL_VERSION_ID)) {
+            return bare;
+        }
+        return filer.lookup(directory + "/" + S3Layout.versionsDirectoryName(name),
+                S3Layout.versionFileName(versionId)).isPresent();
+    }
+
+    /**
      * Blocking: reads the key's versions directory (and, with a keep count, lists its versions).
      *
      * @param keep the rule's NewerNoncurrentVersions, 0 for none

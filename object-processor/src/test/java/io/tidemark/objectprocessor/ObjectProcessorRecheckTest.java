@@ -104,6 +104,46 @@ class ObjectProcessorRecheckTest {
         }
     }
 
+    /**
+     * Issue 29, found by the model-based checker (seed 105): a walk of a key listed a version a moment before another
+     * task deleted it; the walk's task, answered NOT_FOUND, was retried for minutes, and the key's later tasks waited
+     * behind it in the key's lane — expirations lost. A version that a fresh read shows gone owes nothing.
+     */
+    @Test
+    void shouldFinishAWalksTaskWhoseVersionIsGoneAndLetTheKeysNextTaskRun(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        String noncurrent = "<LifecycleConfiguration><Rule><ID>old</ID><Filter><Prefix></Prefix></Filter>"
+                + "<Status>Enabled</Status><NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
+                + "</NoncurrentVersionExpiration></Rule></LifecycleConfiguration>";
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "walked-gone", Map.of(
+                "object-processor.retry-later.max.attempts", "3"))) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("v", false);
+            s3.setVersioning("v", io.tidemark.lifecycle.engine.BucketVersioning.ENABLED);
+            s3.putLifecycle("v", noncurrent);
+            String first = s3.putObject("v", "k", 10, Map.of(), Map.of());
+            String second = s3.putObject("v", "k", 11, Map.of(), Map.of());
+            s3.putObject("v", "k", 12, Map.of(), Map.of());
+            ObjectTask listed = f.noncurrent("v", "k", first, noncurrent, "old");
+            ObjectTask fromTheWalk = new ObjectTask(listed.actionId(), listed.action(), listed.kind(), listed.target(),
+                    new ObjectTask.Details(listed.details().expectedIdentity(), listed.details().ruleId(),
+                            listed.details().ruleHash(), listed.details().dueAt(), "walker",
+                            OutcomePolicy.RECHECK_SCAN + "earlier-action", listed.details().modTime(),
+                            listed.details().noncurrentSince()));
+            s3.deleteVersion("v", "k", first);   // deleted by another task between the walk's listing and its task
+            ObjectTask next = f.noncurrent("v", "k", second, noncurrent, "old");
+            f.publish(List.of(fromTheWalk, next));
+            f.startProcessor();
+
+            f.awaitAllCommitted(WAIT);
+            Map<String, List<String>> outcomes = f.outcomesByAction();
+            assertThat(outcomes.get(fromTheWalk.actionId())).containsExactly("NOOP_RESOLVED");
+            assertThat(outcomes.get(next.actionId())).containsExactly("DONE");
+            assertThat(s3.version("v", "k", second)).isEmpty();
+            assertThat(f.deadLetters()).isEmpty();
+        }
+    }
+
     /** The reproduction of the trust issue: parked, the configuration deleted, then `tidemark dlq replay`. */
     @Test
     void shouldNotDeleteOnADeadLetterReplayWhatTheRulesNoLongerAllow(LocalCluster cluster, ClusterNamespace ns)
