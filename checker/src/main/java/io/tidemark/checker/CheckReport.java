@@ -4,6 +4,7 @@ import io.tidemark.checker.model.Finding;
 import io.tidemark.checker.model.History;
 import io.tidemark.checker.model.Step;
 import io.tidemark.checker.model.TraceEvent;
+import io.tidemark.messages.LifecycleEvent;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +32,14 @@ final class CheckReport {
             out.printf(Locale.ROOT, "    what touched it (seed %d):%n", result.history().seed());
             for (TraceEvent e : trace) {
                 describe(e, f).ifPresent(line -> out.printf(Locale.ROOT, "      +%s %s%n", since(start, e.at()), line));
+            }
+            List<LifecycleEvent> audit = result.audit().stream()
+                    .filter(a -> a.bucket().equals(f.bucket()) && a.objectPath().equals(f.key())).toList();
+            out.printf(Locale.ROOT, "    its audit trail (lifecycle-events): %s%n", audit.isEmpty() ? "no record" : "");
+            for (LifecycleEvent a : audit) {
+                out.printf(Locale.ROOT, "      +%s %s %s version %s rule %s: %s %s (attempt %d)%n", since(start, a.at()),
+                        a.kind(), a.action(), a.versionId().isEmpty() ? "(current)" : a.versionId(), a.ruleId(),
+                        a.outcome(), a.reason() == null ? "" : a.reason(), a.attempt());
             }
         }
         result.failedServices().forEach(s -> out.printf(Locale.ROOT, "  SERVICE FAILED %s%n", s));

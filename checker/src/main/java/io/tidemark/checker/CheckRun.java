@@ -6,6 +6,7 @@ import io.tidemark.checker.model.Step;
 import io.tidemark.checker.model.TraceEvent;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.seaweed.pb.S3LifecycleProto;
 import java.nio.file.Path;
@@ -49,7 +50,7 @@ final class CheckRun {
 
     /** What a run found, and what it did to find it. */
     record Result(History history, Oracle.Verdict verdict, List<String> failedServices, int refused,
-                  Duration took, List<TraceEvent> trace, Coverage coverage) {
+                  Duration took, List<TraceEvent> trace, List<LifecycleEvent> audit, Coverage coverage) {
 
         boolean clean() {
             return verdict.findings().isEmpty() && failedServices.isEmpty();
@@ -108,8 +109,10 @@ final class CheckRun {
             List<TraceEvent> trace = recorder.trace();
             Oracle.Verdict verdict = new Oracle(config.ruleReader(), settings.grace(), settings.race())
                     .judge(trace, end);
+            // The audit trail is read only when there is something to explain.
+            List<LifecycleEvent> audit = verdict.findings().isEmpty() ? List.of() : AuditTrail.read(config);
             return new Result(history, verdict, failed, recorder.refused(),
-                    Duration.ofNanos(System.nanoTime() - began), trace, coverage);
+                    Duration.ofNanos(System.nanoTime() - began), trace, audit, coverage);
         } finally {
             heals.shutdownNow();
         }

@@ -66,23 +66,28 @@ public final class HistoryGenerator {
     private Step operation(Random random, History.BucketSpec bucket, String key) {
         String b = bucket.name();
         int roll = random.nextInt(100);
-        if (roll < 30) {
+        // Out of 100: put 34, delete 10, delete a version 7, tags 12, locks 10 (the locked bucket; a put elsewhere),
+        // versioning 4 (the toggled bucket; a put elsewhere), rules 6, a pause 17.
+        if (roll >= 63 && roll < 73 && !bucket.objectLock() || roll >= 73 && roll < 77 && !b.equals("toggled")) {
+            roll = 0;
+        }
+        if (roll < 34) {
             String tags = random.nextBoolean() ? "" : "class=" + (random.nextBoolean() ? "tmp" : "keep");
             return new Step(0, Kind.PUT, b, key, tags, random.nextBoolean() ? 10 : 500);
         }
-        if (roll < 40) {
+        if (roll < 44) {
             return new Step(0, Kind.DELETE, b, key, "", 0);
         }
-        if (roll < 47) {
+        if (roll < 51) {
             String which = List.of("oldest", "noncurrent", "current").get(random.nextInt(3));
             return new Step(0, Kind.DELETE_VERSION, b, key, which, random.nextInt(1_000));
         }
-        if (roll < 59) {
+        if (roll < 63) {
             String which = random.nextBoolean() ? "current" : "noncurrent";
             String tags = random.nextInt(3) == 0 ? "" : "class=" + (random.nextBoolean() ? "tmp" : "keep");
             return new Step(0, Kind.TAG, b, key, which + ":" + tags, random.nextInt(1_000));
         }
-        if (roll < 70 && bucket.objectLock()) {
+        if (roll < 73) {
             String which = random.nextBoolean() ? "current" : "noncurrent";
             return switch (random.nextInt(3)) {
                 case 0 -> new Step(0, Kind.HOLD, b, key, which, random.nextInt(1_000));
@@ -90,10 +95,10 @@ public final class HistoryGenerator {
                 default -> new Step(0, Kind.RETAIN, b, key, which, dayMillis * (1 + random.nextInt(2)));
             };
         }
-        if (roll < 74 && !bucket.objectLock() && b.endsWith("toggled")) {
+        if (roll < 77) {
             return new Step(0, Kind.VERSIONING, b, "", random.nextBoolean() ? "Enabled" : "Suspended", 0);
         }
-        if (roll < 80) {
+        if (roll < 83) {
             return random.nextInt(6) == 0 ? new Step(0, Kind.REMOVE_RULES, b, "", "", 0)
                     : new Step(0, Kind.RULES, b, "", RuleCatalog.randomConfiguration(random, maxDays), 0);
         }
