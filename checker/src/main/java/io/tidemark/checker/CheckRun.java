@@ -1,13 +1,15 @@
 package io.tidemark.checker;
 
+import io.grpc.Status;
 import io.tidemark.checker.model.History;
 import io.tidemark.checker.model.Oracle;
 import io.tidemark.checker.model.Step;
 import io.tidemark.checker.model.TraceEvent;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.emulator.FilerEmulator;
-import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.messages.LifecycleEvent;
+import io.tidemark.objectprocessor.DeadLetters;
 import io.tidemark.seaweed.pb.S3LifecycleProto;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -36,8 +38,10 @@ final class CheckRun {
     /**
      * @param graceDays how long, in lifecycle days, the pipeline may take to act on what is due
      * @param race      a change this close before a lifecycle action may have come after the pipeline's last check
+     * @param instances instances of each service
      */
-    record Settings(int daySeconds, int graceDays, Duration race, Duration pace, Duration passInterval) {
+    record Settings(int daySeconds, int graceDays, Duration race, Duration pace, Duration passInterval,
+                    int instances) {
 
         Duration day() {
             return Duration.ofSeconds(daySeconds);
@@ -75,14 +79,15 @@ final class CheckRun {
         String prefix = runId + "-";
         Recorder recorder = new Recorder(emulator.s3(), Clock.systemUTC(), prefix, buckets);
         Coverage coverage = new Coverage();
-        TidemarkConfig config = new TidemarkConfig(settings(runId));
+        Map<String, String> runSettings = settings(runId);
+        TidemarkConfig config = new TidemarkConfig(runSettings);
         ScheduledExecutorService heals = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "checker-heals");
             t.setDaemon(true);
             return t;
         });
         try (AutoCloseable listening = emulator.addLifecycleListener(recorder);
-             Pipeline pipeline = new Pipeline(config)) {
+             Pipeline pipeline = new Pipeline(runSettings, settings.instances())) {
             for (History.BucketSpec bucket : history.buckets()) {
                 recorder.createBucket(bucket.name(), bucket.objectLock(), bucket.versioned());
             }
@@ -92,7 +97,7 @@ final class CheckRun {
                 if (step.kind() == Step.Kind.WAIT) {
                     Thread.sleep(step.number());
                 } else if (step.fault()) {
-                    strike(step, prefix + step.bucket(), emulator, pipeline, recorder, coverage, heals);
+                    strike(step, prefix + step.bucket(), config, emulator, pipeline, recorder, coverage, heals);
                 } else {
                     recorder.apply(step);
                     Thread.sleep(settings.pace().toMillis());
@@ -115,11 +120,19 @@ final class CheckRun {
                     Duration.ofNanos(System.nanoTime() - began), trace, audit, coverage);
         } finally {
             heals.shutdownNow();
+            // The next run's populator enumerates every bucket on the filer: it must not inherit this run's.
+            for (History.BucketSpec bucket : history.buckets()) {
+                try {
+                    emulator.s3().deleteBucket(prefix + bucket.name());
+                } catch (RuntimeException e) {
+                    // Already gone, or never created: nothing left behind either way.
+                }
+            }
         }
     }
 
-    private void strike(Step step, String bucket, FilerEmulator emulator, Pipeline pipeline, Recorder recorder, Coverage coverage,
-                        ScheduledExecutorService heals) {
+    private void strike(Step step, String bucket, TidemarkConfig config, FilerEmulator emulator, Pipeline pipeline,
+                        Recorder recorder, Coverage coverage, ScheduledExecutorService heals) {
         recorder.fault(step.toString());
         Duration length = Duration.ofMillis(step.number());
         switch (step.kind()) {
@@ -143,10 +156,38 @@ final class CheckRun {
                 heals.schedule(() -> emulator.faults().clearForced(bucket, step.key()), step.number(),
                         TimeUnit.MILLISECONDS);
             }
+            case GATEWAY_BLOCKED -> {
+                emulator.faults().force(bucket, step.key(), S3LifecycleProto.LifecycleDeleteOutcome.BLOCKED,
+                        "checker fault");
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> {
+                    emulator.faults().clearForced(bucket, step.key());
+                    replayDeadLetters(config, recorder);
+                }, step.number(), TimeUnit.MILLISECONDS);
+            }
+            case GATEWAY_UNKNOWN -> {
+                emulator.faults().fail("LifecycleDelete", Status.Code.UNKNOWN, (int) step.number());
+                coverage.faultOn(step.kind(), Duration.ofSeconds(2));
+            }
+            case DLQ_REPLAY -> {
+                coverage.faultOn(step.kind(), Duration.ofSeconds(1));
+                heals.execute(() -> replayDeadLetters(config, recorder));
+            }
             default -> throw new IllegalArgumentException("not a fault: " + step);
         }
         if (step.kind() == Step.Kind.RESTART_SERVICE) {
             coverage.faultOn(step.kind(), length.plusSeconds(5));
+        }
+    }
+
+    /** {@code tidemark dlq replay} of everything parked: what the rules still ask for is owed again. */
+    private static void replayDeadLetters(TidemarkConfig config, Recorder recorder) {
+        try {
+            DeadLetters deadLetters = new DeadLetters(config);
+            int sent = deadLetters.replay(deadLetters.read(Duration.ofSeconds(10)), Clock.systemUTC()).sent().size();
+            recorder.fault("dead letters replayed: " + sent);
+        } catch (Exception e) {
+            recorder.fault("dead letters not replayed: " + e);
         }
     }
 

@@ -24,11 +24,13 @@ public final class Checker implements AutoCloseable {
      * @param ops        operations per history
      * @param faults     faults per history
      * @param shrinkRuns at most this many runs spent shrinking a failing history (0: none)
+     * @param instances  instances of each service (restarts pick one)
      */
-    public record Options(int ops, int faults, int daySeconds, int graceDays, int maxDays, int shrinkRuns) {
+    public record Options(int ops, int faults, int daySeconds, int graceDays, int maxDays, int shrinkRuns,
+                          int instances) {
 
         public static Options defaults() {
-            return new Options(60, 4, 2, 4, 2, 8);
+            return new Options(60, 4, 2, 4, 2, 8, 1);
         }
     }
 
@@ -39,14 +41,6 @@ public final class Checker implements AutoCloseable {
 
         public boolean clean() {
             return findings.isEmpty() && failedServices.isEmpty();
-        }
-
-        public double historiesPerHour() {
-            return histories * 3600.0 / Math.max(1, took.toSeconds());
-        }
-
-        public double operationsPerSecond() {
-            return operations / Math.max(0.001, took.toNanos() / 1e9);
         }
     }
 
@@ -64,7 +58,8 @@ public final class Checker implements AutoCloseable {
         this.cluster = LocalCluster.builder().mode(LocalCluster.Mode.IN_PROCESS).dataDir(work.resolve("cluster"))
                 .start();
         this.runs = new CheckRun(cluster, new CheckRun.Settings(options.daySeconds(), options.graceDays(),
-                Duration.ofMillis(700), Duration.ofMillis(120), Duration.ofSeconds(options.daySeconds() * 2L)),
+                Duration.ofMillis(700), Duration.ofMillis(120), Duration.ofSeconds(options.daySeconds() * 2L),
+                options.instances()),
                 work.resolve("replay"));
         this.generator = new HistoryGenerator(options.maxDays(), options.daySeconds() * 1_000L);
     }

@@ -20,7 +20,8 @@ final class Coverage {
             Step.Kind.TAG, Step.Kind.HOLD, Step.Kind.RELEASE, Step.Kind.RETAIN, Step.Kind.VERSIONING, Step.Kind.RULES,
             Step.Kind.REMOVE_RULES);
     private static final Set<Step.Kind> FAULTS = Set.of(Step.Kind.RESTART_SERVICE, Step.Kind.FILER_UNAVAILABLE,
-            Step.Kind.FILER_SLOW, Step.Kind.GATEWAY_RETRY_LATER);
+            Step.Kind.FILER_SLOW, Step.Kind.GATEWAY_RETRY_LATER, Step.Kind.GATEWAY_BLOCKED, Step.Kind.GATEWAY_UNKNOWN,
+            Step.Kind.DLQ_REPLAY);
 
     private final Map<String, Set<RuleKind>> rulesInForce = new HashMap<>();
     private final Map<Step.Kind, Long> faultUntil = new EnumMap<>(Step.Kind.class);

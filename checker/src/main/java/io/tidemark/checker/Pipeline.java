@@ -2,6 +2,7 @@ package io.tidemark.checker;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.bucketprocessor.BucketProcessorService;
+import io.tidemark.checker.model.HistoryGenerator;
 import io.tidemark.conductor.Conductor;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.objectprocessor.ObjectProcessorService;
@@ -20,14 +21,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The four long-running services in this process, each restartable on its own (a restart is a stop and a new
+ * The four long-running services in this process, {@code instances} of each (populators contend for leadership, the
+ * others share their groups' partitions), each instance restartable on its own (a restart is a stop and a new
  * instance, a new member of its group), and conductor passes on a fixed interval, as cron would trigger them.
  */
 final class Pipeline implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
 
+    private final Map<String, String> settings;
     private final TidemarkConfig config;
+    private final int instances;
     private final Map<String, ManagedService> services = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "checker-pipeline");
@@ -36,16 +40,21 @@ final class Pipeline implements AutoCloseable {
     });
     private Conductor conductor;
 
-    Pipeline(TidemarkConfig config) {
-        this.config = config;
+    /** @param settings the run's settings; each replay-streams instance gets a state directory of its own */
+    Pipeline(Map<String, String> settings, int instances) {
+        this.settings = Map.copyOf(settings);
+        this.config = new TidemarkConfig(settings);
+        this.instances = instances;
     }
 
     /** Starts every service and waits until each is ready; then conductor passes every {@code passInterval}. */
     void start(Duration passInterval) throws InterruptedException {
-        for (String name : io.tidemark.checker.model.HistoryGenerator.SERVICES) {
-            ManagedService service = create(name);
-            services.put(name, service);
-            service.start();
+        for (String name : HistoryGenerator.SERVICES) {
+            for (int i = 0; i < instances; i++) {
+                ManagedService service = create(name, i);
+                services.put(name + "#" + i, service);
+                service.start();
+            }
         }
         ManagedService.awaitReady(List.copyOf(services.values()), Duration.ofSeconds(120));
         conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry());
@@ -62,29 +71,45 @@ final class Pipeline implements AutoCloseable {
         }
     }
 
-    private ManagedService create(String name) {
+    private ManagedService create(String name, int instance) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         return switch (name) {
             case "populator" -> new PopulatorService(config, Clock.systemUTC(), meters);
-            case "replay-streams" -> new ReplayStreamsService(config, Clock.systemUTC(), meters);
+            case "replay-streams" -> new ReplayStreamsService(instanceConfig(instance), Clock.systemUTC(), meters);
             case "object-processor" -> new ObjectProcessorService(config, Clock.systemUTC(), meters);
             case "bucket-processor" -> new BucketProcessorService(config, Clock.systemUTC(), meters);
             default -> throw new IllegalArgumentException("no service " + name);
         };
     }
 
-    /** Stops a service now and starts a new instance of it after {@code downtime}, off the caller's thread. */
-    void restart(String name, Duration downtime) {
+    private TidemarkConfig instanceConfig(int instance) {
+        if (instance == 0) {
+            return config;
+        }
+        Map<String, String> own = new java.util.HashMap<>(settings);
+        own.put("replay-streams.state.dir", settings.get("replay-streams.state.dir") + "-" + instance);
+        return new TidemarkConfig(own);
+    }
+
+    /**
+     * Stops one instance of a service ({@code name#n}, n taken modulo the number of instances) now and starts a new
+     * one in its place after {@code downtime}, off the caller's thread.
+     */
+    void restart(String instance, Duration downtime) {
+        String name = instance.contains("#") ? instance.substring(0, instance.indexOf('#')) : instance;
+        int i = instance.contains("#") ? Math.floorMod(Integer.parseInt(instance.substring(instance.indexOf('#') + 1)),
+                instances) : 0;
+        String id = name + "#" + i;
         timers.execute(() -> {
-            ManagedService old = services.remove(name);
+            ManagedService old = services.remove(id);
             if (old == null) {
                 return;
             }
             old.close();
             try {
                 Thread.sleep(downtime.toMillis());
-                ManagedService fresh = create(name);
-                services.put(name, fresh);
+                ManagedService fresh = create(name, i);
+                services.put(id, fresh);
                 fresh.start();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -12,7 +12,8 @@ import java.util.Random;
  * Three buckets: one versioned with object lock, one that starts unversioned and has its
  * versioning turned on and suspended, one never versioned. Few keys per bucket, and the key touched last is picked
  * again more often than not, so the same object is written, tagged, locked and deleted again near its due instants
- * — where the pipeline's races are. Faults fall at random places among the operations.
+ * — where the pipeline's races are. Faults fall at random places among the operations; a gateway that answers BLOCKED for a while is followed by a
+ * replay of the dead letters, as an operator would, so that what was parked is owed again.
  */
 public final class HistoryGenerator {
 
@@ -107,13 +108,18 @@ public final class HistoryGenerator {
 
     private Step fault(Random random, List<History.BucketSpec> buckets) {
         long length = random.nextLong(dayMillis / 2, dayMillis * 2);
-        return switch (random.nextInt(4)) {
-            case 0 -> new Step(0, Kind.RESTART_SERVICE, "", "", SERVICES.get(random.nextInt(SERVICES.size())),
+        return switch (random.nextInt(7)) {
+            case 0 -> new Step(0, Kind.RESTART_SERVICE, "", "", SERVICES.get(random.nextInt(SERVICES.size())) + "#"
+                    + random.nextInt(2),
                     random.nextLong(0, dayMillis));
             case 1 -> new Step(0, Kind.FILER_UNAVAILABLE, "", "", "", length);
             case 2 -> new Step(0, Kind.FILER_SLOW, "", "", String.valueOf(50 + random.nextInt(250)), length);
-            default -> new Step(0, Kind.GATEWAY_RETRY_LATER, buckets.get(random.nextInt(buckets.size())).name(),
+            case 3 -> new Step(0, Kind.GATEWAY_RETRY_LATER, buckets.get(random.nextInt(buckets.size())).name(),
                     KEYS.get(random.nextInt(KEYS.size())), "", length);
+            case 4 -> new Step(0, Kind.GATEWAY_BLOCKED, buckets.get(random.nextInt(buckets.size())).name(),
+                    KEYS.get(random.nextInt(KEYS.size())), "", length);
+            case 5 -> new Step(0, Kind.GATEWAY_UNKNOWN, "", "", "", 1 + random.nextInt(3));
+            default -> new Step(0, Kind.DLQ_REPLAY, "", "", "", 0);
         };
     }
 }

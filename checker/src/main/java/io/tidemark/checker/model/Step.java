@@ -18,7 +18,8 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
 
     public enum Kind {
         PUT, DELETE, DELETE_VERSION, TAG, HOLD, RELEASE, RETAIN, VERSIONING, RULES, REMOVE_RULES, WAIT,
-        RESTART_SERVICE, FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER;
+        RESTART_SERVICE, FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN,
+        DLQ_REPLAY;
 
         public boolean fault() {
             return ordinal() >= RESTART_SERVICE.ordinal();
@@ -48,6 +49,10 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
             case FILER_SLOW -> "fault: filer and gateway slow (" + arg + " ms) for " + number + " ms";
             case GATEWAY_RETRY_LATER -> "fault: gateway answers RETRY_LATER for " + bucket + "/" + key + " for "
                     + number + " ms";
+            case GATEWAY_BLOCKED -> "fault: gateway answers BLOCKED for " + bucket + "/" + key + " for " + number
+                    + " ms, then the dead letters are replayed";
+            case GATEWAY_UNKNOWN -> "fault: gateway fails the next " + number + " LifecycleDelete calls with UNKNOWN";
+            case DLQ_REPLAY -> "fault: tidemark dlq replay";
         };
         return String.format(Locale.ROOT, "#%d %s", index, what);
     }

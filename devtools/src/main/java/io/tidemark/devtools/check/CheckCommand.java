@@ -16,7 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "seeds (puts, overwrites, deletes, version deletes, tags on current and noncurrent versions, legal "
                 + "holds, retention, versioning toggled, lifecycle rules added, edited and removed), faults woven in "
                 + "(a service restarted, the filer and gateway UNAVAILABLE or slow, the gateway answering "
-                + "RETRY_LATER), the whole pipeline on a local cluster in this process, and an oracle — the rules "
+                + "RETRY_LATER, BLOCKED then a dead-letter replay, or UNKNOWN; a dlq replay), the whole pipeline on a local cluster in this process, and an oracle — the rules "
                 + "engine alone — that reports wrongful deletes and lost expirations, shrinking a failing history.",
             "Histories use seeds --seed, --seed+1, ... until --minutes have passed (one history when 0).",
             "Exit 0 when nothing was found; 1 otherwise. Takes minutes; a slice runs in the test suite."})
@@ -51,6 +51,11 @@ public final class CheckCommand implements Callable<Integer> {
             description = "Runs spent shrinking a failing history; 0 does not shrink (default ${DEFAULT-VALUE}).")
     private int shrinkRuns;
 
+    @Option(names = "--instances", defaultValue = "1",
+            description = "Instances of each service: populators contend for leadership, the others share their "
+                    + "groups' partitions; a restart fault picks one (default ${DEFAULT-VALUE}).")
+    private int instances;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -60,7 +65,8 @@ public final class CheckCommand implements Callable<Integer> {
         out.flush();
         long deadline = System.nanoTime() + minutes * 60_000_000_000L;
         List<Checker.Summary> summaries = new ArrayList<>();
-        try (Checker checker = Checker.start(new Checker.Options(ops, faults, daySeconds, graceDays, 2, shrinkRuns))) {
+        try (Checker checker = Checker.start(new Checker.Options(ops, faults, daySeconds, graceDays, 2, shrinkRuns,
+                instances))) {
             long next = first;
             do {
                 summaries.add(checker.check(List.of(next++), out));
@@ -73,10 +79,11 @@ public final class CheckCommand implements Callable<Integer> {
         long findings = summaries.stream().mapToLong(s -> s.findings().size() + s.failedServices().size()).sum();
         double seconds = summaries.stream().mapToDouble(s -> s.took().toNanos() / 1e9).sum();
         int reached = summaries.get(summaries.size() - 1).coverageReached();
+        long latestMillis = summaries.stream().mapToLong(s -> s.latestAction().toMillis()).max().orElse(0);
         out.printf(Locale.ROOT, "check: %d histories (%.1f per hour), %d operations (%.2f/s), %d faults, %d lifecycle "
-                        + "actions, %d findings; operation × rule kind × fault combinations reached: %d of %d "
-                        + ": %s%n", histories, histories * 3600 / Math.max(1, seconds),
-                operations, operations / Math.max(0.001, seconds), faultCount, actions, findings, reached,
+                        + "actions (the latest %d ms after due), %d findings; operation × rule kind × fault "
+                        + "combinations reached: %d of %d: %s%n", histories, histories * 3600 / Math.max(1, seconds),
+                operations, operations / Math.max(0.001, seconds), faultCount, actions, latestMillis, findings, reached,
                 summaries.get(0).coveragePossible(), findings == 0 ? "PASSED" : "FAILED");
         out.flush();
         return findings == 0 ? 0 : 1;
