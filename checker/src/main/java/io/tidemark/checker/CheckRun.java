@@ -53,17 +53,21 @@ final class CheckRun {
     }
 
     /** What a run found, and what it did to find it. */
-    record Result(History history, Oracle.Verdict verdict, List<String> failedServices, int refused,
-                  Duration took, List<TraceEvent> trace, List<LifecycleEvent> audit, Coverage coverage) {
+    record Result(History history, Oracle.Verdict verdict, List<String> failedServices, int serviceFailures,
+                  int refused, Duration took, List<TraceEvent> trace, List<LifecycleEvent> audit, Coverage coverage) {
 
         boolean clean() {
             return verdict.findings().isEmpty() && failedServices.isEmpty();
         }
     }
 
+    /** How long after a Kafka or ZooKeeper restart a service's failure is the restart's doing. */
+    private static final Duration CLUSTER_FAULT_SHADOW = Duration.ofSeconds(60);
+
     private final LocalCluster cluster;
     private final Settings settings;
     private final Path stateDir;
+    private final List<Instant> clusterFaults = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     CheckRun(LocalCluster cluster, Settings settings, Path stateDir) {
         this.cluster = cluster;
@@ -110,13 +114,15 @@ final class CheckRun {
             // Long enough for whatever fell due at the last step to be acted on, and for a lost one to show.
             Thread.sleep(settings.grace().plus(settings.day()).toMillis());
             Instant end = Instant.now();
-            List<String> failed = pipeline.failed();
+            List<Pipeline.Failure> failures = pipeline.failures();
+            List<String> failed = failures.stream().filter(f -> !explained(f)).map(f -> f.instance() + " failed at "
+                    + f.at() + ": " + f.cause()).toList();
             List<TraceEvent> trace = recorder.trace();
             Oracle.Verdict verdict = new Oracle(config.ruleReader(), settings.grace(), settings.race())
                     .judge(trace, end);
             // The audit trail is read only when there is something to explain.
             List<LifecycleEvent> audit = verdict.findings().isEmpty() ? List.of() : AuditTrail.read(config);
-            return new Result(history, verdict, failed, recorder.refused(),
+            return new Result(history, verdict, failed, failures.size(), recorder.refused(),
                     Duration.ofNanos(System.nanoTime() - began), trace, audit, coverage);
         } finally {
             heals.shutdownNow();
@@ -169,6 +175,22 @@ final class CheckRun {
                 emulator.faults().fail("LifecycleDelete", Status.Code.UNKNOWN, (int) step.number());
                 coverage.faultOn(step.kind(), Duration.ofSeconds(2));
             }
+            case KAFKA_RESTART -> {
+                clusterFaults.add(Instant.now());
+                coverage.faultOn(step.kind(), length.plusSeconds(10));
+                heals.execute(() -> {
+                    cluster.restartKafka(false, length);
+                    recorder.fault("Kafka is back");
+                });
+            }
+            case ZOOKEEPER_RESTART -> {
+                clusterFaults.add(Instant.now());
+                coverage.faultOn(step.kind(), Duration.ofSeconds(10));
+                heals.execute(() -> {
+                    cluster.restartZooKeeper(false);
+                    recorder.fault("ZooKeeper is back");
+                });
+            }
             case DLQ_REPLAY -> {
                 coverage.faultOn(step.kind(), Duration.ofSeconds(1));
                 heals.execute(() -> replayDeadLetters(config, recorder));
@@ -178,6 +200,15 @@ final class CheckRun {
         if (step.kind() == Step.Kind.RESTART_SERVICE) {
             coverage.faultOn(step.kind(), length.plusSeconds(5));
         }
+    }
+
+    /**
+     * A service that fails while Kafka or ZooKeeper is away is doing what it should (a supervisor starts it again); one
+     * that fails otherwise stopped on something it should have survived.
+     */
+    private boolean explained(Pipeline.Failure failure) {
+        return clusterFaults.stream().anyMatch(at -> !failure.at().isBefore(at)
+                && Duration.between(at, failure.at()).compareTo(CLUSTER_FAULT_SHADOW) <= 0);
     }
 
     /** {@code tidemark dlq replay} of everything parked: what the rules still ask for is owed again. */

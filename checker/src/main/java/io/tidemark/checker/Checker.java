@@ -25,12 +25,13 @@ public final class Checker implements AutoCloseable {
      * @param faults     faults per history
      * @param shrinkRuns at most this many runs spent shrinking a failing history (0: none)
      * @param instances  instances of each service (restarts pick one)
+     * @param clusterFaults whether Kafka and ZooKeeper restarts are among the faults
      */
     public record Options(int ops, int faults, int daySeconds, int graceDays, int maxDays, int shrinkRuns,
-                          int instances) {
+                          int instances, boolean clusterFaults) {
 
         public static Options defaults() {
-            return new Options(60, 4, 2, 4, 2, 8, 1);
+            return new Options(60, 4, 2, 4, 2, 8, 1, false);
         }
     }
 
@@ -55,13 +56,24 @@ public final class Checker implements AutoCloseable {
     private Checker(Options options, Path work) {
         this.options = options;
         this.work = work;
+        // Fixed ports: a Kafka or ZooKeeper restarted in this process comes back where the services look for it.
         this.cluster = LocalCluster.builder().mode(LocalCluster.Mode.IN_PROCESS).dataDir(work.resolve("cluster"))
-                .start();
+                .kafkaPort(freePort()).zookeeperPort(freePort()).start();
         this.runs = new CheckRun(cluster, new CheckRun.Settings(options.daySeconds(), options.graceDays(),
                 Duration.ofMillis(700), Duration.ofMillis(120), Duration.ofSeconds(options.daySeconds() * 2L),
                 options.instances()),
                 work.resolve("replay"));
-        this.generator = new HistoryGenerator(options.maxDays(), options.daySeconds() * 1_000L);
+        this.generator = new HistoryGenerator(options.maxDays(), options.daySeconds() * 1_000L,
+                options.clusterFaults());
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("no free port on the loopback interface", e);
+        }
     }
 
     /** A checker with a local cluster of its own, in a new temporary directory. */
@@ -96,9 +108,10 @@ public final class Checker implements AutoCloseable {
             faults += history.faults();
             actions += result.verdict().actions();
             latest = result.verdict().latestAction().compareTo(latest) > 0 ? result.verdict().latestAction() : latest;
-            out.printf(Locale.ROOT, "history seed=%d: %d operations, %d faults, %d refused by S3, %d lifecycle "
-                            + "actions (latest %d ms after due), %d findings, %.1f s%n", seed, history.operations(),
-                    history.faults(), result.refused(), result.verdict().actions(),
+            out.printf(Locale.ROOT, "history seed=%d: %d operations, %d faults, %d refused by S3, %d service failures "
+                            + "(%d unexplained), %d lifecycle actions (latest %d ms after due), %d findings, %.1f s%n",
+                    seed, history.operations(), history.faults(), result.refused(), result.serviceFailures(),
+                    result.failedServices().size(), result.verdict().actions(),
                     result.verdict().latestAction().toMillis(), result.verdict().findings().size(),
                     result.took().toNanos() / 1e9);
             CheckReport.print(out, result);

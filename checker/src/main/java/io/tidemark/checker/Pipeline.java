@@ -11,9 +11,12 @@ import io.tidemark.replay.ReplayStreamsService;
 import io.tidemark.service.ManagedService;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +36,9 @@ final class Pipeline implements AutoCloseable {
     private final TidemarkConfig config;
     private final int instances;
     private final Map<String, ManagedService> services = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, r -> {
+    private final List<Failure> failures = new CopyOnWriteArrayList<>();
+    private final Set<String> restarting = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(4, r -> {
         Thread t = new Thread(r, "checker-pipeline");
         t.setDaemon(true);
         return t;
@@ -60,6 +65,25 @@ final class Pipeline implements AutoCloseable {
         conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry());
         timers.scheduleWithFixedDelay(this::pass, passInterval.toMillis(), passInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(this::supervise, 500, 500, TimeUnit.MILLISECONDS);
+    }
+
+    /** A service instance that failed, and when. */
+    record Failure(String instance, Instant at, String cause) {
+    }
+
+    /**
+     * What a supervisor (Kubernetes, systemd) does: a failed instance is noted and started again a second later. A
+     * failure is part of the findings unless a Kafka or ZooKeeper restart explains it ({@link CheckRun}).
+     */
+    private void supervise() {
+        services.forEach((id, service) -> {
+            if (!service.live() && restarting.add(id)) {
+                failures.add(new Failure(id, Instant.now(), String.valueOf(service.failure())));
+                log.warn("{} failed ({}); started again in a second, as a supervisor would", id, service.failure());
+                restart(id, Duration.ofSeconds(1));
+            }
+        });
     }
 
     private void pass() {
@@ -100,28 +124,31 @@ final class Pipeline implements AutoCloseable {
         int i = instance.contains("#") ? Math.floorMod(Integer.parseInt(instance.substring(instance.indexOf('#') + 1)),
                 instances) : 0;
         String id = name + "#" + i;
+        restarting.add(id);
         timers.execute(() -> {
-            ManagedService old = services.remove(id);
-            if (old == null) {
-                return;
-            }
-            old.close();
             try {
+                ManagedService old = services.get(id);
+                if (old != null) {
+                    old.close();
+                }
                 Thread.sleep(downtime.toMillis());
                 ManagedService fresh = create(name, i);
                 services.put(id, fresh);
+                // A start that fails (Kafka still away) leaves a failed instance, which the supervisor sees again.
                 fresh.start();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-                log.warn("{} did not start again: {}", name, e.toString());
+                log.warn("{} did not start again: {}", id, e.toString());
+            } finally {
+                restarting.remove(id);
             }
         });
     }
 
-    /** A service that failed and was not restarted by a fault: the run is void, not a finding. */
-    List<String> failed() {
-        return services.entrySet().stream().filter(e -> !e.getValue().live()).map(Map.Entry::getKey).toList();
+    /** Every failure of a service instance during the run, in order. */
+    List<Failure> failures() {
+        return List.copyOf(failures);
     }
 
     @Override

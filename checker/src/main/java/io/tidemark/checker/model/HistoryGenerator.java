@@ -24,14 +24,17 @@ public final class HistoryGenerator {
 
     private final int maxDays;
     private final long dayMillis;
+    private final boolean clusterFaults;
 
     /**
      * @param maxDays   the longest rule, in lifecycle days
      * @param dayMillis a lifecycle day, which sizes pauses and fault lengths
+     * @param clusterFaults whether Kafka and ZooKeeper restarts are among the faults
      */
-    public HistoryGenerator(int maxDays, long dayMillis) {
+    public HistoryGenerator(int maxDays, long dayMillis, boolean clusterFaults) {
         this.maxDays = maxDays;
         this.dayMillis = dayMillis;
+        this.clusterFaults = clusterFaults;
     }
 
     /** A history of {@code operations} operations with {@code faults} faults among them. */
@@ -108,7 +111,7 @@ public final class HistoryGenerator {
 
     private Step fault(Random random, List<History.BucketSpec> buckets) {
         long length = random.nextLong(dayMillis / 2, dayMillis * 2);
-        return switch (random.nextInt(7)) {
+        return switch (random.nextInt(clusterFaults ? 9 : 7)) {
             case 0 -> new Step(0, Kind.RESTART_SERVICE, "", "", SERVICES.get(random.nextInt(SERVICES.size())) + "#"
                     + random.nextInt(2),
                     random.nextLong(0, dayMillis));
@@ -119,7 +122,9 @@ public final class HistoryGenerator {
             case 4 -> new Step(0, Kind.GATEWAY_BLOCKED, buckets.get(random.nextInt(buckets.size())).name(),
                     KEYS.get(random.nextInt(KEYS.size())), "", length);
             case 5 -> new Step(0, Kind.GATEWAY_UNKNOWN, "", "", "", 1 + random.nextInt(3));
-            default -> new Step(0, Kind.DLQ_REPLAY, "", "", "", 0);
+            case 6 -> new Step(0, Kind.DLQ_REPLAY, "", "", "", 0);
+            case 7 -> new Step(0, Kind.KAFKA_RESTART, "", "", "", random.nextLong(0, dayMillis));
+            default -> new Step(0, Kind.ZOOKEEPER_RESTART, "", "", "", 0);
         };
     }
 }

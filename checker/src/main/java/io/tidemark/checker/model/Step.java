@@ -19,7 +19,7 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
     public enum Kind {
         PUT, DELETE, DELETE_VERSION, TAG, HOLD, RELEASE, RETAIN, VERSIONING, RULES, REMOVE_RULES, WAIT,
         RESTART_SERVICE, FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN,
-        DLQ_REPLAY;
+        DLQ_REPLAY, KAFKA_RESTART, ZOOKEEPER_RESTART;
 
         public boolean fault() {
             return ordinal() >= RESTART_SERVICE.ordinal();
@@ -53,6 +53,8 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
                     + " ms, then the dead letters are replayed";
             case GATEWAY_UNKNOWN -> "fault: gateway fails the next " + number + " LifecycleDelete calls with UNKNOWN";
             case DLQ_REPLAY -> "fault: tidemark dlq replay";
+            case KAFKA_RESTART -> "fault: Kafka stopped, down " + number + " ms, started again";
+            case ZOOKEEPER_RESTART -> "fault: ZooKeeper stopped and started again";
         };
         return String.format(Locale.ROOT, "#%d %s", index, what);
     }

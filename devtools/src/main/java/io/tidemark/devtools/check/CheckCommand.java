@@ -56,6 +56,11 @@ public final class CheckCommand implements Callable<Integer> {
                     + "groups' partitions; a restart fault picks one (default ${DEFAULT-VALUE}).")
     private int instances;
 
+    @Option(names = "--cluster-faults",
+            description = "Also restart Kafka and ZooKeeper (in this process) among the faults; a service failing "
+                    + "while they are away is started again, as a supervisor would, and is not a finding.")
+    private boolean clusterFaults;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -66,7 +71,7 @@ public final class CheckCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + minutes * 60_000_000_000L;
         List<Checker.Summary> summaries = new ArrayList<>();
         try (Checker checker = Checker.start(new Checker.Options(ops, faults, daySeconds, graceDays, 2, shrinkRuns,
-                instances))) {
+                instances, clusterFaults))) {
             long next = first;
             do {
                 summaries.add(checker.check(List.of(next++), out));
