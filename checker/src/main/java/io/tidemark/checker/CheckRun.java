@@ -223,13 +223,9 @@ final class CheckRun {
     }
 
     private Map<String, String> settings(String runId) {
-        Map<String, String> s = new LinkedHashMap<>();
-        s.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
-        s.put("zookeeper.connect", cluster.zookeeperConnect());
+        Map<String, String> s = new LinkedHashMap<>(cluster.settings());
         s.put("zookeeper.chroot", "/checker-" + runId);
         s.put("topic.prefix", "checker." + runId + ".");
-        s.put("filer.address", cluster.emulator().filerAddress());
-        s.put("s3.grpc.address", cluster.emulator().s3GrpcAddress());
         s.put("shard.bits", "2");
         s.put("lifecycle.day.seconds", String.valueOf(settings.daySeconds()));
         s.put("lifecycle.due.policy", "exact");

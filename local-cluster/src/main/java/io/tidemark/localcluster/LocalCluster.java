@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -197,14 +198,24 @@ public final class LocalCluster implements AutoCloseable {
         return startupTime;
     }
 
+    /** Where the cluster is, in the configuration keys every tidemark command reads. */
+    public Map<String, String> settings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("kafka.bootstrap.servers", kafkaBootstrapServers());
+        settings.put("zookeeper.connect", zookeeperConnect());
+        if (emulator != null) {
+            settings.put("filer.address", emulator.filerAddress());
+            settings.put("s3.grpc.address", emulator.s3GrpcAddress());
+        }
+        return settings;
+    }
+
     /** The settings every tidemark command reads, as environment variables. */
     public Map<String, String> environment() {
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("TIDEMARK_KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers());
-        env.put("TIDEMARK_ZOOKEEPER_CONNECT", zookeeperConnect());
+        settings().forEach((key, value) -> env.put("TIDEMARK_" + key.replace('.', '_').toUpperCase(Locale.ROOT),
+                value));
         if (emulator != null) {
-            env.put("TIDEMARK_FILER_ADDRESS", emulator.filerAddress());
-            env.put("TIDEMARK_S3_GRPC_ADDRESS", emulator.s3GrpcAddress());
             if (emulator.adminAddress() != null) {
                 // Read by `tidemark emulator s3|faults`, so a second shell can drive the emulator.
                 env.put("TIDEMARK_EMULATOR_ADMIN_ADDRESS", emulator.adminAddress());

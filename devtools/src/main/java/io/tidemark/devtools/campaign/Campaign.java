@@ -122,11 +122,7 @@ final class Campaign {
     }
 
     private Map<String, String> settingsMap(LocalCluster cluster, Path work) {
-        Map<String, String> s = new LinkedHashMap<>();
-        s.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
-        s.put("zookeeper.connect", cluster.zookeeperConnect());
-        s.put("filer.address", cluster.emulator().filerAddress());
-        s.put("s3.grpc.address", cluster.emulator().s3GrpcAddress());
+        Map<String, String> s = new LinkedHashMap<>(cluster.settings());
         s.put("lifecycle.day.seconds", String.valueOf(options.daySeconds()));
         s.put("lifecycle.due.policy", "exact");
         s.put("management.host", "127.0.0.1");
