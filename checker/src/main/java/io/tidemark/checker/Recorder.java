@@ -106,7 +106,8 @@ final class Recorder implements LifecycleActionListener {
                 lockChanged(b, step, v.versionId(), id);
             });
             case RETAIN -> target(b, step, step.arg()).filter(v -> !v.deleteMarker()).ifPresent(v -> {
-                Instant until = clock.instant().plusMillis(step.number());
+                // Whole seconds, as SeaweedFS keeps a retain-until date: the lock is what the gateway enforces.
+                Instant until = Instant.ofEpochSecond(clock.instant().plusMillis(step.number()).getEpochSecond());
                 s3.putRetention(b, k, v.versionId(), "COMPLIANCE", until);
                 String id = b + "/" + k + "/" + v.versionId();
                 retentions.merge(id, until, (a, c) -> a.isAfter(c) ? a : c);
