@@ -45,11 +45,12 @@ class BucketProcessorServiceTest {
 
             await().atMost(Duration.ofSeconds(60)).until(() -> f.finished("b", "scan-walk"));
 
-            Map<String, Long> counts = countsByPath(f.committedTasks());
+            Map<String, Long> counts = countsByPath(f.awaitCommittedTasks(1_000));
             assertThat(counts).hasSize(1_000).allSatisfy((path, n) -> assertThat(n).as(path).isEqualTo(1));
             assertThat(f.walk("b").orElseThrow().entries()).isEqualTo(1_007);
-            List<BucketTask> continuations = f.committedBucketTasks();
-            assertThat(continuations).hasSize((int) f.walk("b").orElseThrow().pages());
+            int pages = (int) f.walk("b").orElseThrow().pages();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(f.committedBucketTasks())
+                    .hasSize(pages));
             assertThat(service.metrics().walksDone()).isEqualTo(1);
         }
     }
@@ -65,7 +66,7 @@ class BucketProcessorServiceTest {
 
             await().atMost(Duration.ofSeconds(60)).until(() -> f.finished("b", "scan-after-poison"));
 
-            assertThat(f.committedTasks()).hasSize(10);
+            assertThat(f.awaitCommittedTasks(10)).hasSize(10);
         }
     }
 
@@ -98,11 +99,12 @@ class BucketProcessorServiceTest {
             } finally {
                 second.close();
             }
-            Map<String, Long> counts = countsByPath(f.committedTasks());
+            List<ObjectTask> committed = f.awaitCommittedTasks(objects);
+            Map<String, Long> counts = countsByPath(committed);
             assertThat(counts).hasSize(objects);
             assertThat(counts.entrySet().stream().filter(e -> e.getValue() != 1).map(Map.Entry::getKey).toList())
                     .as("objects with other than one committed task").isEmpty();
-            assertThat(f.committedTasks().stream().map(ObjectTask::actionId).collect(Collectors.toMap(
+            assertThat(committed.stream().map(ObjectTask::actionId).collect(Collectors.toMap(
                     Function.identity(), id -> 1, Integer::sum))).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
         }
     }

@@ -99,6 +99,20 @@ final class ProcessorFixture implements AutoCloseable {
         return walk(bucket).filter(s -> s.scanId().equals(scanId) && s.finishedAt() != null).isPresent();
     }
 
+    /**
+     * The committed tasks, once there are at least {@code expected}: a walk's state says "finished" once its last
+     * transaction is committed, but a read-committed consumer sees that transaction only once the coordinator has
+     * written its markers, which it does after answering the commit.
+     */
+    List<ObjectTask> awaitCommittedTasks(int expected) {
+        List<List<ObjectTask>> read = new ArrayList<>();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            read.add(0, committedTasks());
+            return read.get(0).size() >= expected;
+        });
+        return read.get(0);
+    }
+
     List<ObjectTask> committedTasks() {
         return TopicReader.committedValues(config.consumerProperties(), topics.objectTasks(), Duration.ofSeconds(30));
     }

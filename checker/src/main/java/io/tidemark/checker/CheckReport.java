@@ -37,8 +37,9 @@ final class CheckReport {
                     .filter(a -> a.bucket().equals(f.bucket()) && a.objectPath().equals(f.key())).toList();
             out.printf(Locale.ROOT, "    its audit trail (lifecycle-events): %s%n", audit.isEmpty() ? "no record" : "");
             for (LifecycleEvent a : audit) {
-                out.printf(Locale.ROOT, "      +%s %s %s version %s rule %s: %s %s (attempt %d)%n", since(start, a.at()),
-                        a.kind(), a.action(), a.versionId().isEmpty() ? "(current)" : a.versionId(), a.ruleId(),
+                out.printf(Locale.ROOT, "      +%s %s %s version %s rule %s: %s %s (attempt %d)%n",
+                        since(start, a.at()), a.kind(), a.action(),
+                        a.versionId().isEmpty() ? "(current)" : a.versionId(), a.ruleId(),
                         a.outcome(), a.reason() == null ? "" : a.reason(), a.attempt());
             }
         }
@@ -57,6 +58,10 @@ final class CheckReport {
         if (e instanceof TraceEvent.LockChanged l && l.bucket().equals(f.bucket()) && l.key().equals(f.key())) {
             return Optional.of(l.cause() + " on " + l.versionId() + " → hold " + l.legalHold() + ", retain until "
                     + l.retainUntil());
+        }
+        if (e instanceof TraceEvent.UploadChanged u && u.bucket().equals(f.bucket()) && (u.key().equals(f.key())
+                || f.key().equals(".uploads/" + u.uploadId()))) {
+            return Optional.of(u.cause() + " → upload " + u.uploadId() + (u.present() ? " open" : " gone"));
         }
         if (e instanceof TraceEvent.BucketChanged b && b.bucket().equals(f.bucket())) {
             return Optional.of(b.cause());

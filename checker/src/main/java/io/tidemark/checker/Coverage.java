@@ -18,10 +18,10 @@ final class Coverage {
 
     private static final Set<Step.Kind> OPERATIONS = Set.of(Step.Kind.PUT, Step.Kind.DELETE, Step.Kind.DELETE_VERSION,
             Step.Kind.TAG, Step.Kind.HOLD, Step.Kind.RELEASE, Step.Kind.RETAIN, Step.Kind.VERSIONING, Step.Kind.RULES,
-            Step.Kind.REMOVE_RULES);
+            Step.Kind.REMOVE_RULES, Step.Kind.UPLOAD, Step.Kind.COMPLETE_UPLOAD, Step.Kind.ABORT_UPLOAD);
     private static final Set<Step.Kind> FAULTS = Set.of(Step.Kind.RESTART_SERVICE, Step.Kind.FILER_UNAVAILABLE,
             Step.Kind.FILER_SLOW, Step.Kind.GATEWAY_RETRY_LATER, Step.Kind.GATEWAY_BLOCKED, Step.Kind.GATEWAY_UNKNOWN,
-            Step.Kind.DLQ_REPLAY);
+            Step.Kind.DLQ_REPLAY, Step.Kind.KAFKA_RESTART, Step.Kind.ZOOKEEPER_RESTART);
 
     private final Map<String, Set<RuleKind>> rulesInForce = new HashMap<>();
     private final Map<Step.Kind, Long> faultUntil = new EnumMap<>(Step.Kind.class);

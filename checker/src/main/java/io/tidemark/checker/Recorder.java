@@ -9,6 +9,7 @@ import io.tidemark.emulator.s3.S3Exception;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.seaweed.S3Entries;
+import io.tidemark.seaweed.pb.S3LifecycleProto.ActionKind;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteRequest;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
@@ -37,6 +38,8 @@ final class Recorder implements LifecycleActionListener {
     private final Map<String, String> rules = new HashMap<>();
     private final Map<String, Boolean> holds = new HashMap<>();
     private final Map<String, Instant> retentions = new HashMap<>();
+    /** Open uploads per bucket/key, oldest first. */
+    private final Map<String, List<String>> uploads = new HashMap<>();
     private int refused;
 
     /**
@@ -130,6 +133,31 @@ final class Recorder implements LifecycleActionListener {
                 rules.remove(b);
                 record(new TraceEvent.BucketChanged(clock.instant(), b, versioning.get(b), null, step.toString()));
             }
+            case UPLOAD -> {
+                String uploadId = s3.createUpload(b, k);
+                s3.uploadPart(b, uploadId, 1, step.number());
+                uploads.computeIfAbsent(b + "/" + k, ignored -> new ArrayList<>()).add(uploadId);
+                uploadChanged(b, uploadId, k, true, step.toString());
+            }
+            case COMPLETE_UPLOAD, ABORT_UPLOAD -> {
+                List<String> open = uploads.getOrDefault(b + "/" + k, new ArrayList<>());
+                if (open.isEmpty()) {
+                    return;
+                }
+                String uploadId = open.get(0);
+                Instant initiated = initiated(b, uploadId);
+                if (step.kind() == Step.Kind.COMPLETE_UPLOAD) {
+                    s3.completeUpload(b, uploadId);
+                } else {
+                    s3.abortUpload(b, uploadId);
+                }
+                open.remove(0);
+                record(new TraceEvent.UploadChanged(clock.instant(), b, uploadId, k, initiated, false,
+                        step.toString()));
+                if (step.kind() == Step.Kind.COMPLETE_UPLOAD) {
+                    keyChanged(b, step);
+                }
+            }
             default -> throw new IllegalArgumentException("not an operation: " + step);
         }
     }
@@ -167,9 +195,32 @@ final class Recorder implements LifecycleActionListener {
         if (!buckets.contains(request.getBucket()) || response.getOutcome() != LifecycleDeleteOutcome.DONE) {
             return;
         }
-        record(new TraceEvent.LifecycleActed(clock.instant(), request.getBucket(), request.getObjectPath(),
-                request.getVersionId(), request.getActionKind().name(),
-                views(request.getBucket(), request.getObjectPath())));
+        String bucket = request.getBucket();
+        String path = request.getObjectPath();
+        if (request.getActionKind() == ActionKind.ABORT_MPU) {
+            String uploadId = path.substring(path.lastIndexOf('/') + 1);
+            record(new TraceEvent.LifecycleActed(clock.instant(), bucket, path, "", request.getActionKind().name(),
+                    List.of()));
+            uploads.forEach((bucketAndKey, open) -> {
+                if (bucketAndKey.startsWith(bucket + "/") && open.remove(uploadId)) {
+                    record(new TraceEvent.UploadChanged(clock.instant(), bucket, uploadId,
+                            bucketAndKey.substring(bucket.length() + 1), null, false, "aborted by lifecycle"));
+                }
+            });
+            return;
+        }
+        record(new TraceEvent.LifecycleActed(clock.instant(), bucket, path, request.getVersionId(),
+                request.getActionKind().name(), views(bucket, path)));
+    }
+
+    private void uploadChanged(String bucket, String uploadId, String key, boolean present, String cause) {
+        record(new TraceEvent.UploadChanged(clock.instant(), bucket, uploadId, key, initiated(bucket, uploadId),
+                present, cause));
+    }
+
+    /** When the gateway says an upload began: its directory's modification time, what the pipeline reads too. */
+    private Instant initiated(String bucket, String uploadId) {
+        return s3.store().lookup(s3.uploadsDirectory(bucket), uploadId).map(S3Entries::modTime).orElse(null);
     }
 
     void fault(String description) {

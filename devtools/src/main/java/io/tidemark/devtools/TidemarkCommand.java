@@ -30,9 +30,10 @@ import picocli.CommandLine;
         mixinStandardHelpOptions = true,
         versionProvider = TidemarkVersion.class,
         description = "Applies S3 bucket lifecycle rules to a SeaweedFS cluster through a Kafka pipeline.",
-        subcommands = {QuickstartCommand.class, StatusCommand.class, RulesCommand.class, EmulatorCommand.class, LocalClusterCommand.class, TopicsCommand.class,
-            ConfigCommand.class, PopulatorCommand.class, ReplayStreamsCommand.class,
-            ObjectProcessorCommand.class, ConductorCommand.class, BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, CheckCommand.class,
+        subcommands = {QuickstartCommand.class, StatusCommand.class, RulesCommand.class, EmulatorCommand.class,
+            LocalClusterCommand.class, TopicsCommand.class, ConfigCommand.class, PopulatorCommand.class,
+            ReplayStreamsCommand.class, ObjectProcessorCommand.class, ConductorCommand.class,
+            BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, CheckCommand.class,
             PipelineBenchCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 

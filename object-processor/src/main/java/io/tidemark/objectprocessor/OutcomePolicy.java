@@ -98,7 +98,8 @@ final class OutcomePolicy {
 
     /** Whether the gateway answered that it found nothing to act on (or could not read it). */
     static boolean notFound(LifecycleDeleteResponse response) {
-        return response.getOutcome() == LifecycleDeleteOutcome.NOOP_RESOLVED && response.getReason().equals("NOT_FOUND");
+        return response.getOutcome() == LifecycleDeleteOutcome.NOOP_RESOLVED
+                && response.getReason().equals("NOT_FOUND");
     }
 
     /** The version a task names is gone, as a fresh read shows: nothing is owed, and no walk is needed. */

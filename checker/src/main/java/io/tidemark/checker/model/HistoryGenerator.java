@@ -9,11 +9,11 @@ import java.util.Random;
 
 /**
  * Histories from a seed. Bucket names are the history's own; a run prefixes them, so that runs can share a cluster.
- * Three buckets: one versioned with object lock, one that starts unversioned and has its
- * versioning turned on and suspended, one never versioned. Few keys per bucket, and the key touched last is picked
- * again more often than not, so the same object is written, tagged, locked and deleted again near its due instants
- * — where the pipeline's races are. Faults fall at random places among the operations; a gateway that answers BLOCKED for a while is followed by a
- * replay of the dead letters, as an operator would, so that what was parked is owed again.
+ * Three buckets: one versioned with object lock, one that starts unversioned and has its versioning turned on and
+ * suspended, one never versioned. Few keys per bucket, and the key touched last is picked again more often than not, so
+ * the same object is written, tagged, locked and deleted again near its due instants — where the pipeline's races are.
+ * Faults fall at random places among the operations; a gateway that answers BLOCKED for a while is followed by a replay
+ * of the dead letters, as an operator would, so that what was parked is owed again.
  */
 public final class HistoryGenerator {
 
@@ -70,14 +70,21 @@ public final class HistoryGenerator {
     private Step operation(Random random, History.BucketSpec bucket, String key) {
         String b = bucket.name();
         int roll = random.nextInt(100);
-        // Out of 100: put 34, delete 10, delete a version 7, tags 12, locks 10 (the locked bucket; a put elsewhere),
-        // versioning 4 (the toggled bucket; a put elsewhere), rules 6, a pause 17.
+        // Out of 100: put 30, multipart uploads 5 (begun 3, completed or aborted 2), delete 9, delete a version 7,
+        // tags 12, locks 10 (the locked bucket; a put elsewhere), versioning 4 (the toggled bucket; a put
+        // elsewhere), rules 6, a pause 17.
         if (roll >= 63 && roll < 73 && !bucket.objectLock() || roll >= 73 && roll < 77 && !b.equals("toggled")) {
             roll = 0;
         }
-        if (roll < 34) {
+        if (roll < 30) {
             String tags = random.nextBoolean() ? "" : "class=" + (random.nextBoolean() ? "tmp" : "keep");
             return new Step(0, Kind.PUT, b, key, tags, random.nextBoolean() ? 10 : 500);
+        }
+        if (roll < 33) {
+            return new Step(0, Kind.UPLOAD, b, key, "", random.nextBoolean() ? 10 : 500);
+        }
+        if (roll < 35) {
+            return new Step(0, random.nextBoolean() ? Kind.COMPLETE_UPLOAD : Kind.ABORT_UPLOAD, b, key, "", 0);
         }
         if (roll < 44) {
             return new Step(0, Kind.DELETE, b, key, "", 0);

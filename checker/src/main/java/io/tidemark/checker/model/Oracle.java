@@ -1,9 +1,11 @@
 package io.tidemark.checker.model;
 
 import io.tidemark.lifecycle.config.LifecycleConfigException;
+import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.lifecycle.engine.Evaluation;
 import io.tidemark.lifecycle.engine.LifecycleAction;
+import io.tidemark.lifecycle.engine.MultipartUpload;
 import io.tidemark.lifecycle.engine.ObjectVersion;
 import io.tidemark.lifecycle.engine.RuleMatch;
 import io.tidemark.lifecycle.engine.RuleReader;
@@ -25,6 +27,7 @@ import java.util.Optional;
  * at its end. A version acted on by lifecycle while it was not due — nor at any instant of the {@code race} before
  * (a change that lands between the pipeline's last check and the gateway's) — is a wrongful delete. A version due and
  * unprotected for longer than {@code grace} without interruption, and still there at the end, is a lost expiration.
+ * Multipart uploads are judged the same way, against AbortIncompleteMultipartUpload.
  */
 public final class Oracle {
 
@@ -36,6 +39,8 @@ public final class Oracle {
     private final Map<String, List<VersionView>> keys = new LinkedHashMap<>();
     private final Map<String, Lock> locks = new HashMap<>();
     private final Map<String, Track> tracks = new HashMap<>();
+    /** Open uploads, by their track's id. */
+    private final Map<String, Upload> uploads = new HashMap<>();
     private final List<Finding> findings = new ArrayList<>();
     private Instant previous;
     private Duration latest = Duration.ZERO;
@@ -51,7 +56,10 @@ public final class Oracle {
         }
     }
 
-    /** One version's due status, as of the last event. */
+    private record Upload(String bucket, String key, Instant initiated) {
+    }
+
+    /** One version's (or upload's) due status, as of the last event. */
     private static final class Track {
         Instant dueSince;
         Instant lastDueAt;
@@ -97,7 +105,17 @@ public final class Oracle {
         } else if (event instanceof TraceEvent.LifecycleActed a) {
             actions++;
             judgeAction(a);
-            replace(a.bucket(), a.key(), a.versions());
+            if (!a.kind().equals(ActionKind.ABORT_MPU.name())) {
+                replace(a.bucket(), a.key(), a.versions());
+            }
+        } else if (event instanceof TraceEvent.UploadChanged u) {
+            String id = uploadId(u.bucket(), u.uploadId());
+            if (u.present()) {
+                uploads.put(id, new Upload(u.bucket(), u.key(), u.initiated()));
+            } else {
+                uploads.remove(id);
+                tracks.remove(id);
+            }
         }
     }
 
@@ -114,18 +132,27 @@ public final class Oracle {
     }
 
     private void judgeAction(TraceEvent.LifecycleActed acted) {
+        if (acted.kind().equals(ActionKind.ABORT_MPU.name())) {
+            String uploadId = acted.key().substring(acted.key().lastIndexOf('/') + 1);
+            judge(acted, tracks.get(uploadId(acted.bucket(), uploadId)), "", uploads.containsKey(uploadId(
+                    acted.bucket(), uploadId)));
+            return;
+        }
         List<VersionView> before = keys.getOrDefault(key(acted.bucket(), acted.key()), List.of());
         Optional<VersionView> target = acted.versionId().isEmpty()
                 ? before.stream().filter(VersionView::latest).findFirst()
                 : before.stream().filter(v -> v.versionId().equals(acted.versionId())).findFirst();
         String versionId = target.map(VersionView::versionId).orElse(acted.versionId());
-        Track track = tracks.get(id(acted.bucket(), acted.key(), versionId));
+        judge(acted, tracks.get(id(acted.bucket(), acted.key(), versionId)), versionId, target.isPresent());
+    }
+
+    private void judge(TraceEvent.LifecycleActed acted, Track track, String versionId, boolean known) {
         boolean allowed = track != null && track.lastDueAt != null
                 && Duration.between(track.lastDueAt, acted.at()).compareTo(race) <= 0;
         if (!allowed) {
             findings.add(new Finding(Finding.Kind.WRONGFUL_DELETE, acted.bucket(), acted.key(), versionId,
                     track == null ? null : track.rule, acted.at(), acted.kind() + " carried out while "
-                    + (target.isEmpty() ? "the oracle knows no such version" : "no rule made it due (last due: "
+                    + (!known ? "the oracle knows no such version or upload" : "no rule made it due (last due: "
                     + (track == null || track.lastDueAt == null ? "never" : track.lastDueAt) + ")")));
         } else if (track.dueSince != null) {
             Duration late = Duration.between(track.dueSince, acted.at());
@@ -162,22 +189,36 @@ public final class Oracle {
                 Track track = tracks.computeIfAbsent(id, ignored -> new Track());
                 Optional<RuleMatch> due = bucket == null || bucket.rules() == null || unremovable(versions.get(i))
                         ? Optional.empty() : due(bucket, states.get(i), locks.get(id), t);
-                if (due.isEmpty()) {
-                    track.dueSince = null;
-                    continue;
-                }
-                track.lastDueAt = t;
-                track.rule = due.get().ruleId() + " (" + due.get().kind() + ")";
-                if (track.dueSince == null) {
-                    Instant since = max(from, due.get().dueAt());
-                    Lock lock = locks.get(id);
-                    if (due.get().action().permanent() && lock != null && lock.retainUntil() != null) {
-                        since = max(since, lock.retainUntil());
-                    }
-                    track.dueSince = since;
-                }
+                Lock lock = locks.get(id);
+                observe(track, due, from, t, due.isPresent() && due.get().action().permanent() && lock != null
+                        ? lock.retainUntil() : null);
             }
         });
+        uploads.forEach((id, upload) -> {
+            Bucket bucket = buckets.get(upload.bucket());
+            Track track = tracks.computeIfAbsent(id, ignored -> new Track());
+            Optional<RuleMatch> due = bucket == null || bucket.rules() == null || upload.initiated() == null
+                    ? Optional.empty() : bucket.rules().evaluate(new MultipartUpload(upload.key(), upload.initiated()),
+                    t).due().filter(m -> m.action() == LifecycleAction.ABORT_MPU);
+            observe(track, due, from, t, null);
+        });
+    }
+
+    /**
+     * Takes note of whether a version or upload is due at {@code t}, its state unchanged since {@code from}: due since
+     * the later of {@code from}, its due instant and the end of its retention, if it was not due already.
+     */
+    private static void observe(Track track, Optional<RuleMatch> due, Instant from, Instant t, Instant retainUntil) {
+        if (due.isEmpty()) {
+            track.dueSince = null;
+            return;
+        }
+        track.lastDueAt = t;
+        track.rule = due.get().ruleId() + " (" + due.get().kind() + ")";
+        if (track.dueSince == null) {
+            Instant since = max(from, due.get().dueAt());
+            track.dueSince = retainUntil == null ? since : max(since, retainUntil);
+        }
     }
 
     /**
@@ -232,6 +273,10 @@ public final class Oracle {
 
     private static String key(String bucket, String key) {
         return bucket + "\u0000" + key;
+    }
+
+    private static String uploadId(String bucket, String uploadId) {
+        return id(bucket, ".uploads/" + uploadId, "");
     }
 
     private static String id(String bucket, String key, String versionId) {

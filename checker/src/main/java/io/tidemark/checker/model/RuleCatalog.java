@@ -9,18 +9,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The lifecycle configurations a history draws from: every rule kind the pipeline acts on, with prefix, tag, size
- * and And filters, in valid combinations. Days are lifecycle days (seconds in a checker run), kept short so that
- * rules fall due, and are edited, many times in one history.
+ * The lifecycle configurations a history draws from: every rule kind the pipeline acts on (multipart uploads included),
+ * with prefix, tag, size and And filters, in valid combinations. Days are lifecycle days (seconds in a checker run),
+ * kept short so that rules fall due, and are edited, many times in one history.
  */
 public final class RuleCatalog {
 
     /** The kinds of rule a configuration can hold, for coverage. */
     public enum RuleKind {
-        EXPIRE_PREFIX, EXPIRE_TAG, EXPIRE_AND_SIZE, NONCURRENT, NONCURRENT_NEWER, EXPIRED_MARKER, DISABLED
+        EXPIRE_PREFIX, EXPIRE_TAG, EXPIRE_AND_SIZE, NONCURRENT, NONCURRENT_NEWER, EXPIRED_MARKER, ABORT_UPLOADS,
+        DISABLED
     }
 
     private static final Pattern KIND = Pattern.compile("<ID>([A-Z_]+)-\\d+</ID>");
+    /** A rule's kind and its days, if it has any. */
+    private static final Pattern SUMMARY = Pattern.compile(
+            "<ID>([A-Z_]+)-\\d+</ID>.*?(?:<(?:Noncurrent)?Days(?:AfterInitiation)?>(\\d+)</|</Rule>)");
 
     private RuleCatalog() {
     }
@@ -55,6 +59,9 @@ public final class RuleCatalog {
                     + "<NewerNoncurrentVersions>1</NewerNoncurrentVersions></NoncurrentVersionExpiration></Rule>";
             case EXPIRED_MARKER -> "<Rule>" + id + "<Filter><Prefix></Prefix></Filter><Status>Enabled</Status>"
                     + "<Expiration><ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker></Expiration></Rule>";
+            case ABORT_UPLOADS -> "<Rule>" + id + "<Filter><Prefix>a/</Prefix></Filter><Status>Enabled</Status>"
+                    + "<AbortIncompleteMultipartUpload><DaysAfterInitiation>" + days + "</DaysAfterInitiation>"
+                    + "</AbortIncompleteMultipartUpload></Rule>";
             case DISABLED -> "<Rule>" + id + "<Filter><Prefix></Prefix></Filter><Status>Disabled</Status>"
                     + "<Expiration><Days>1</Days></Expiration></Rule>";
         };
@@ -73,8 +80,7 @@ public final class RuleCatalog {
     /** A configuration in a few words: its rules' kinds and days. */
     public static String summary(String xml) {
         List<String> parts = new ArrayList<>();
-        Matcher m = Pattern.compile("<ID>([A-Z_]+)-\\d+</ID>.*?(?:<(?:Noncurrent)?Days>(\\d+)</|</Rule>)")
-                .matcher(xml);
+        Matcher m = SUMMARY.matcher(xml);
         while (m.find()) {
             parts.add(m.group(1) + (m.group(2) == null ? "" : " " + m.group(2) + "d"));
         }

@@ -17,7 +17,8 @@ import java.util.Locale;
 public record Step(int index, Kind kind, String bucket, String key, String arg, long number) {
 
     public enum Kind {
-        PUT, DELETE, DELETE_VERSION, TAG, HOLD, RELEASE, RETAIN, VERSIONING, RULES, REMOVE_RULES, WAIT,
+        PUT, DELETE, DELETE_VERSION, TAG, HOLD, RELEASE, RETAIN, VERSIONING, RULES, REMOVE_RULES, UPLOAD,
+        COMPLETE_UPLOAD, ABORT_UPLOAD, WAIT,
         RESTART_SERVICE, FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN,
         DLQ_REPLAY, KAFKA_RESTART, ZOOKEEPER_RESTART;
 
@@ -43,6 +44,9 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
             case VERSIONING -> "versioning " + arg + " on " + bucket;
             case RULES -> "lifecycle configuration of " + bucket + ": " + RuleCatalog.summary(arg);
             case REMOVE_RULES -> "lifecycle configuration of " + bucket + " removed";
+            case UPLOAD -> "multipart upload to " + bucket + "/" + key + " begun, one part of " + number + " bytes";
+            case COMPLETE_UPLOAD -> "oldest open multipart upload to " + bucket + "/" + key + " completed";
+            case ABORT_UPLOAD -> "oldest open multipart upload to " + bucket + "/" + key + " aborted";
             case WAIT -> "wait " + number + " ms";
             case RESTART_SERVICE -> "fault: restart " + arg + ", down " + number + " ms";
             case FILER_UNAVAILABLE -> "fault: filer and gateway UNAVAILABLE 30 % for " + number + " ms";

@@ -32,7 +32,8 @@ public sealed interface TraceEvent {
     }
 
     /**
-     * The gateway carried out a lifecycle action (outcome DONE) on a key.
+     * The gateway carried out a lifecycle action (outcome DONE) on a key, or on an upload ({@code key} is then the
+     * upload's path, {@code .uploads/<id>}, and {@code versions} is empty).
      *
      * @param versionId the version the request named ({@code ""}: the current one)
      * @param kind      the request's action kind
@@ -43,6 +44,16 @@ public sealed interface TraceEvent {
         public LifecycleActed {
             versions = List.copyOf(versions);
         }
+    }
+
+    /**
+     * A multipart upload began ({@code present}) or ended — completed or aborted by the checker, or aborted by
+     * lifecycle (then a {@link LifecycleActed} comes first).
+     *
+     * @param initiated when the gateway says it began (its directory's modification time)
+     */
+    record UploadChanged(Instant at, String bucket, String uploadId, String key, Instant initiated, boolean present,
+                         String cause) implements TraceEvent {
     }
 
     /** A bucket's versioning or lifecycle configuration changed ({@code rules} null: none). */

@@ -156,4 +156,24 @@ class OracleTest {
         assertThat(oracle.judge(trace, at(6)).findings()).singleElement()
                 .returns(Finding.Kind.WRONGFUL_DELETE, Finding::kind).returns("v2", Finding::versionId);
     }
+
+    @Test
+    void shouldJudgeAnUploadAgainstTheDaysAfterItsInitiation() {
+        String abortAfter2Days = "<LifecycleConfiguration>" + RuleCatalog.rule(RuleCatalog.RuleKind.ABORT_UPLOADS, 0, 2)
+                + "</LifecycleConfiguration>";
+        bucket(0, BucketVersioning.OFF, abortAfter2Days);
+        trace.add(new TraceEvent.UploadChanged(at(0), "b", "early", "a/1", at(0), true, "begun"));
+        trace.add(new TraceEvent.UploadChanged(at(0), "b", "forgotten", "a/2", at(0), true, "begun"));
+        trace.add(new TraceEvent.UploadChanged(at(0), "b", "on-time", "a/3", at(0), true, "begun"));
+        trace.add(new TraceEvent.LifecycleActed(at(1), "b", ".uploads/early", "", "ABORT_MPU", List.of()));
+        trace.add(new TraceEvent.UploadChanged(at(1), "b", "early", "a/1", null, false, "aborted by lifecycle"));
+        trace.add(new TraceEvent.LifecycleActed(at(2.5), "b", ".uploads/on-time", "", "ABORT_MPU", List.of()));
+        trace.add(new TraceEvent.UploadChanged(at(2.5), "b", "on-time", "a/3", null, false, "aborted by lifecycle"));
+
+        assertThat(oracle.judge(trace, at(7)).findings())
+                .extracting(Finding::kind, Finding::key)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(Finding.Kind.WRONGFUL_DELETE, ".uploads/early"),
+                        org.assertj.core.groups.Tuple.tuple(Finding.Kind.LOST_EXPIRATION, ".uploads/forgotten"));
+    }
 }

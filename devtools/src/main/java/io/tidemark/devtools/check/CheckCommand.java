@@ -14,10 +14,12 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Runs the model-based lifecycle checker on this machine: random S3 histories generated from "
                 + "seeds (puts, overwrites, deletes, version deletes, tags on current and noncurrent versions, legal "
-                + "holds, retention, versioning toggled, lifecycle rules added, edited and removed), faults woven in "
-                + "(a service restarted, the filer and gateway UNAVAILABLE or slow, the gateway answering "
-                + "RETRY_LATER, BLOCKED then a dead-letter replay, or UNKNOWN; a dlq replay), the whole pipeline on a local cluster in this process, and an oracle — the rules "
-                + "engine alone — that reports wrongful deletes and lost expirations, shrinking a failing history.",
+                + "holds, retention, versioning toggled, multipart uploads, lifecycle rules added, edited and "
+                + "removed), faults woven in (a service restarted, the filer and gateway UNAVAILABLE or slow, the "
+                + "gateway answering RETRY_LATER, BLOCKED then a dead-letter replay, or UNKNOWN; a dlq replay; with "
+                + "--cluster-faults, Kafka and ZooKeeper restarts), the whole pipeline on a local cluster in this "
+                + "process, and an oracle — the rules engine alone — that reports wrongful deletes and lost "
+                + "expirations, shrinking a failing history.",
             "Histories use seeds --seed, --seed+1, ... until --minutes have passed (one history when 0).",
             "Exit 0 when nothing was found; 1 otherwise. Takes minutes; a slice runs in the test suite."})
 public final class CheckCommand implements Callable<Integer> {
