@@ -18,7 +18,7 @@ class CheckerSliceTest {
         StringWriter report = new StringWriter();
         Checker.Summary summary;
         try (Checker checker = Checker.start(new Checker.Options(40, 3, 2, 4, 2, 0, 1, false))) {
-            summary = checker.check(List.of(1L, 2L), new PrintWriter(report, true));
+            summary = checker.check(List.of(5L, 8L), new PrintWriter(report, true));
         }
         System.out.println(report);
 
