@@ -107,7 +107,12 @@ final class CheckRun {
                     Thread.sleep(settings.pace().toMillis());
                 }
             }
-            heals.shutdownNow();
+            // Every heal still scheduled runs — a Kafka restart under way completes, a BLOCKED key's dead letters
+            // are replayed as the history promised — before the quiet time starts.
+            heals.shutdown();
+            if (!heals.awaitTermination(settings.grace().toMillis() + 60_000, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the faults did not heal within the grace period and a minute");
+            }
             emulator.faults().clearAll();
             emulator.faults().setUnavailableProbability(0);
             emulator.faults().setLatency(Duration.ZERO);
