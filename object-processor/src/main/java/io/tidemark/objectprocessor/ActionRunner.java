@@ -66,7 +66,12 @@ final class ActionRunner {
 
     /** The rules as they are now, the version's role and rank, an upload's leftovers; then one try at the gateway. */
     private CompletableFuture<Decision> checkedCall(PendingTask task, int attempt) {
-        return caller.untilAnswered(() -> rules.of(task.task.target().bucket())).thenCompose(now -> {
+        String bucket = task.task.target().bucket();
+        // Reused rules may go ahead (within their maximum age), but may not drop a task on their own: the task may
+        // have been decided under a change made after they were read.
+        return caller.untilAnswered(() -> rules.of(bucket)).thenCompose(kept -> RuleRecheck.stale(task.task,
+                task.kind, kept, clock.instant()).isEmpty() ? CompletableFuture.completedFuture(kept)
+                : caller.untilAnswered(() -> rules.fresh(bucket))).thenCompose(now -> {
             Optional<String> stale = RuleRecheck.stale(task.task, task.kind, now, clock.instant());
             if (stale.isPresent()) {
                 return CompletableFuture.completedFuture(OutcomePolicy.ruleChanged(stale.get()));

@@ -55,9 +55,21 @@ final class CurrentRules {
 
     /** The bucket's rules no older than the maximum age; fails with the lookup's error, which is not kept. */
     CompletableFuture<Now> of(String bucket) {
+        return lookup(bucket, maxAgeNanos);
+    }
+
+    /**
+     * The bucket's rules read now, whatever is kept: what was kept may predate the very change a task was decided
+     * under (a rule added a moment ago), so a task is never dropped on kept rules alone.
+     */
+    CompletableFuture<Now> fresh(String bucket) {
+        return lookup(bucket, 0);
+    }
+
+    private CompletableFuture<Now> lookup(String bucket, long maxAge) {
         long now = nanoTime.getAsLong();
         Cached cached = cache.get(bucket);
-        if (cached != null && now - cached.fetchedNanos() < maxAgeNanos && !cached.now().isCompletedExceptionally()) {
+        if (cached != null && now - cached.fetchedNanos() < maxAge && !cached.now().isCompletedExceptionally()) {
             return cached.now();
         }
         CompletableFuture<Now> fresh = new CompletableFuture<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.grpc.Status;
+import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
@@ -11,6 +12,7 @@ import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.ObjectTask;
+import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import java.time.Clock;
 import java.time.Duration;
@@ -141,6 +143,41 @@ class ObjectProcessorRecheckTest {
             assertThat(outcomes.get(next.actionId())).containsExactly("DONE");
             assertThat(s3.version("v", "k", second)).isEmpty();
             assertThat(f.deadLetters()).isEmpty();
+        }
+    }
+
+    /**
+     * Issue 29, found by the model-based checker (seed 514): the rules the re-check reused were read a moment before
+     * a configuration that added a rule, and a task decided under that new rule was dropped as NOOP_RULE_CHANGED ("no
+     * longer in the configuration") — nothing re-armed it, and the expiration was lost. A "changed" from reused rules is
+     * now confirmed by reading them again.
+     */
+    @Test
+    void shouldReadTheRulesAgainBeforeDroppingATaskWhoseRuleTheReusedRulesDoNotKnow(LocalCluster cluster,
+                                                                                 ClusterNamespace ns) throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "rules-reused", Map.of(
+                "object-processor.rules.max.age.ms", "60000"))) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("b", false);
+            s3.putObject("b", "first", 10, Map.of(), Map.of());
+            s3.putObject("b", "second", 10, Map.of(), Map.of());
+            ObjectTask first = f.expiration("b", "first");
+            f.publish(List.of(first));
+            f.startProcessor();
+            f.awaitAllCommitted(WAIT);   // the processor now holds the bucket's rules, for a minute
+
+            String added = ProcessorFixture.RULES.replace(ProcessorFixture.RULE_ID, "added");
+            s3.putLifecycle("b", added);
+            var latest = s3.latest("b", "second").orElseThrow();
+            ObjectTask decidedUnderTheNewRule = ProcessorFixture.task("b", "second", "", "EXPIRATION_DATE", "expire",
+                    LifecycleDeleteHandler.identity(latest.entry()), "added", f.ruleHash(added, "added"),
+                    S3Entries.modTime(latest.entry()));
+            f.publish(List.of(decidedUnderTheNewRule));
+
+            f.awaitAllCommitted(WAIT);
+            assertThat(f.outcomesByAction().get(first.actionId())).containsExactly("DONE");
+            assertThat(f.outcomesByAction().get(decidedUnderTheNewRule.actionId())).containsExactly("DONE");
+            assertThat(s3.latest("b", "second")).isEmpty();
         }
     }
 
