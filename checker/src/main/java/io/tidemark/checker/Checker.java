@@ -56,24 +56,16 @@ public final class Checker implements AutoCloseable {
     private Checker(Options options, Path work) {
         this.options = options;
         this.work = work;
-        // Fixed ports: a Kafka or ZooKeeper restarted in this process comes back where the services look for it.
+        // A Kafka or ZooKeeper restarted in this process comes back on the ports recorded in its data directory,
+        // where the services look for it.
         this.cluster = LocalCluster.builder().mode(LocalCluster.Mode.IN_PROCESS).dataDir(work.resolve("cluster"))
-                .kafkaPort(freePort()).zookeeperPort(freePort()).start();
+                .start();
         this.runs = new CheckRun(cluster, new CheckRun.Settings(options.daySeconds(), options.graceDays(),
                 Duration.ofMillis(700), Duration.ofMillis(120), Duration.ofSeconds(options.daySeconds() * 2L),
                 options.instances()),
                 work.resolve("replay"));
         this.generator = new HistoryGenerator(options.maxDays(), options.daySeconds() * 1_000L,
                 options.clusterFaults());
-    }
-
-    private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
-                java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("no free port on the loopback interface", e);
-        }
     }
 
     /** A checker with a local cluster of its own, in a new temporary directory. */

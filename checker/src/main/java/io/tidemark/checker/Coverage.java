@@ -4,11 +4,14 @@ import io.tidemark.checker.model.RuleCatalog;
 import io.tidemark.checker.model.RuleCatalog.RuleKind;
 import io.tidemark.checker.model.Step;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Which combinations of operation × rule kind in force in its bucket × fault under way the runs reached: what the
@@ -16,12 +19,11 @@ import java.util.TreeSet;
  */
 final class Coverage {
 
-    private static final Set<Step.Kind> OPERATIONS = Set.of(Step.Kind.PUT, Step.Kind.DELETE, Step.Kind.DELETE_VERSION,
-            Step.Kind.TAG, Step.Kind.HOLD, Step.Kind.RELEASE, Step.Kind.RETAIN, Step.Kind.VERSIONING, Step.Kind.RULES,
-            Step.Kind.REMOVE_RULES, Step.Kind.UPLOAD, Step.Kind.COMPLETE_UPLOAD, Step.Kind.ABORT_UPLOAD);
-    private static final Set<Step.Kind> FAULTS = Set.of(Step.Kind.RESTART_SERVICE, Step.Kind.FILER_UNAVAILABLE,
-            Step.Kind.FILER_SLOW, Step.Kind.GATEWAY_RETRY_LATER, Step.Kind.GATEWAY_BLOCKED, Step.Kind.GATEWAY_UNKNOWN,
-            Step.Kind.DLQ_REPLAY, Step.Kind.KAFKA_RESTART, Step.Kind.ZOOKEEPER_RESTART);
+    /** What a history does to S3: every kind of step but the faults and the pauses. */
+    private static final Set<Step.Kind> OPERATIONS = Arrays.stream(Step.Kind.values())
+            .filter(kind -> !kind.fault() && kind != Step.Kind.WAIT)
+            .collect(Collectors.toCollection(() -> EnumSet.noneOf(Step.Kind.class)));
+    private static final long FAULTS = Arrays.stream(Step.Kind.values()).filter(Step.Kind::fault).count();
 
     private final Map<String, Set<RuleKind>> rulesInForce = new HashMap<>();
     private final Map<Step.Kind, Long> faultUntil = new EnumMap<>(Step.Kind.class);
@@ -68,6 +70,6 @@ final class Coverage {
 
     /** Every combination there is: each operation with each rule kind, under no fault or one of each kind. */
     static int possible() {
-        return OPERATIONS.size() * RuleKind.values().length * (FAULTS.size() + 1);
+        return (int) (OPERATIONS.size() * RuleKind.values().length * (FAULTS + 1));
     }
 }

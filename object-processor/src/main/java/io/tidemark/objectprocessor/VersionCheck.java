@@ -38,9 +38,9 @@ final class VersionCheck {
      * read one; this read tells them apart.
      */
     boolean present(String bucket, String key, String versionId) {
-        String full = filer.bucketsDirectory() + "/" + bucket + "/" + key;
-        String directory = full.substring(0, full.lastIndexOf('/'));
-        String name = full.substring(full.lastIndexOf('/') + 1);
+        ObjectPath path = path(bucket, key);
+        String directory = path.directory();
+        String name = path.name();
         boolean bare = filer.lookup(directory, name).filter(e -> !e.getIsDirectory()).isPresent();
         if (versionId == null || versionId.isEmpty()) {
             return bare || filer.lookup(directory, S3Layout.versionsDirectoryName(name)).isPresent();
@@ -59,9 +59,9 @@ final class VersionCheck {
      * @return why the delete must not be sent now, or empty
      */
     Optional<String> stale(String bucket, String key, String versionId, int keep) {
-        String full = filer.bucketsDirectory() + "/" + bucket + "/" + key;
-        String directory = full.substring(0, full.lastIndexOf('/'));
-        String name = full.substring(full.lastIndexOf('/') + 1);
+        ObjectPath path = path(bucket, key);
+        String directory = path.directory();
+        String name = path.name();
         Optional<Entry> versions = filer.lookup(directory, S3Layout.versionsDirectoryName(name))
                 .filter(Entry::getIsDirectory);
         Optional<Entry> bare = filer.lookup(directory, name).filter(e -> !e.getIsDirectory());
@@ -87,5 +87,15 @@ final class VersionCheck {
                     + " among the noncurrent versions now, and the rule keeps the newest " + keep);
         }
         return Optional.empty();
+    }
+
+    /** Where an object's entry lives: its directory on the filer, and its name there. */
+    private record ObjectPath(String directory, String name) {
+    }
+
+    private ObjectPath path(String bucket, String key) {
+        String full = filer.bucketsDirectory() + "/" + bucket + "/" + key;
+        int slash = full.lastIndexOf('/');
+        return new ObjectPath(full.substring(0, slash), full.substring(slash + 1));
     }
 }
