@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.FilerClock;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.OwnedResources;
@@ -92,8 +93,12 @@ public final class BucketProcessorService extends ManagedService {
                 binding.close();
             }
         });
+        // Due-ness is judged on the filer's clock, which stamped what it is computed from (invariant 7): a host whose
+        // clock runs ahead would send tasks early (the object processor holds those), one behind would walk past them.
+        FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, FilerClock.DEFAULT_MAX_AGE);
         PageWorker pages = new PageWorker(EntryLister.of(filer), filer.bucketsDirectory(),
-                ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.ruleReader(), clock);
+                ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.ruleReader(),
+                filerTime::nowBlocking);
         loop = new PageLoop(consumer, this::newProducer, topics, pages::page,
                 new WalkProgress(new WalkStates(zookeeper.client()), clock), metrics,
                 new PageLoop.Limits(settings.retryBackoffMax(), settings.faultMaxAttempts(),

@@ -6,10 +6,11 @@ import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.seaweed.ShardFunction;
-import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Does one bucket task: reads the bucket's entry for its rules as they are now (an edit between two pages applies
@@ -37,7 +38,8 @@ final class PageWorker {
     private final String bucketsDirectory;
     private final BucketWalker walker;
     private final RuleReader reader;
-    private final Clock clock;
+    /** The filer's time: what the due instants of the filer's stamps are compared with (invariant 7). */
+    private final Supplier<Instant> filerNow;
     private final Map<String, Compiled> rules = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Compiled> eldest) {
@@ -49,12 +51,12 @@ final class PageWorker {
     }
 
     PageWorker(EntryLister lister, String bucketsDirectory, ShardFunction shards, int pageSize,
-               RuleReader reader, Clock clock) {
+               RuleReader reader, Supplier<Instant> filerNow) {
         this.lister = lister;
         this.bucketsDirectory = bucketsDirectory;
         this.walker = new BucketWalker(lister, shards, pageSize);
         this.reader = reader;
-        this.clock = clock;
+        this.filerNow = filerNow;
     }
 
     PageResult page(BucketTask task) {
@@ -71,7 +73,7 @@ final class PageWorker {
         }
         WalkRules walkRules = valid.get();
         BucketWalker.Result result = walker.walk(bucketsDirectory + "/" + bucket, bucket, task.details(), walkRules,
-                clock.instant());
+                filerNow.get());
         result.output().lookupCalls++;
         Optional<BucketTask> next = result.next().map(p -> new BucketTask(task.action(), task.target(),
                 new BucketTask.Details(task.details().scanId(), task.details().mode(), task.details().prefix(),

@@ -4,7 +4,9 @@ import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.FilerClock;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * Walks one bucket from start to end in this process, page by page exactly as the bucket processor does but
@@ -23,8 +25,10 @@ public final class WholeWalk {
 
     public static Totals run(FilerClient filer, String bucketsDirectory, String bucket, BucketTask.Mode mode,
                              int shardBits, int pageSize, RuleReader reader, Clock clock) {
+        // The filer's clock read afresh for every page: a walk of an emulator whose clock a bench moves stays right.
+        FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, Duration.ZERO);
         PageWorker worker = new PageWorker(EntryLister.of(filer), bucketsDirectory, ShardFunction.withBits(shardBits),
-                pageSize, reader, clock);
+                pageSize, reader, filerTime::nowBlocking);
         BucketTask task = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
                 new BucketTask.Details("bench-" + clock.millis(), mode, "", null));
         long pages = 0;

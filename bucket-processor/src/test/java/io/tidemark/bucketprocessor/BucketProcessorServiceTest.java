@@ -55,6 +55,31 @@ class BucketProcessorServiceTest {
         }
     }
 
+    /**
+     * Issue 29 (invariant 7): the walker judged due-ness on its host's clock, so a host three days ahead sent a task
+     * for an object written a moment ago under a one-day rule. It judges on the filer's clock: a timer, no task.
+     */
+    @Test
+    void shouldJudgeDueOnTheFilersClockWhenItsHostRunsAhead(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (ProcessorFixture f = new ProcessorFixture(cluster, ns, "ahead", Map.of())) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("b", false);
+            s3.putLifecycle("b", "<LifecycleConfiguration><Rule><ID>day</ID><Filter><Prefix></Prefix></Filter>"
+                    + "<Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>");
+            s3.putObject("b", "fresh", 1, Map.of(), Map.of());
+            f.startProcessor(java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofDays(3)));
+            // A recovery walk: the one that decides timer kinds (a populator asks for it on a rule change).
+            f.publish(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target("b"),
+                    new BucketTask.Details("scan-ahead", BucketTask.Mode.recovery, "", null)));
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> f.finished("b", "scan-ahead"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> !f.committedBucketTasks().isEmpty());
+
+            assertThat(f.committedTasks()).as("no task for an object due in a day").isEmpty();
+        }
+    }
+
     @Test
     void shouldLogAndSkipARecordThatIsNotABucketTask(LocalCluster cluster, ClusterNamespace ns) throws Exception {
         try (ProcessorFixture f = new ProcessorFixture(cluster, ns, "poison", Map.of())) {

@@ -68,7 +68,12 @@ final class ProcessorFixture implements AutoCloseable {
     }
 
     BucketProcessorService startProcessor() {
-        BucketProcessorService service = new BucketProcessorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
+        return startProcessor(Clock.systemUTC());
+    }
+
+    /** A processor on a host with the given clock (the filer's stays the system's). */
+    BucketProcessorService startProcessor(Clock clock) {
+        BucketProcessorService service = new BucketProcessorService(config, clock, new SimpleMeterRegistry());
         owned.add(service);
         service.start();
         return service;

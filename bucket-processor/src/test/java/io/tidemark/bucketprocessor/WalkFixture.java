@@ -55,7 +55,7 @@ final class WalkFixture implements AutoCloseable {
 
     PageWorker worker(int pageSize) {
         return new PageWorker(lister, "/buckets", ShardFunction.withBits(2), pageSize,
-                new RuleReader(mode, calendar), clock);
+                new RuleReader(mode, calendar), clock::instant);
     }
 
     Walk walk(String bucket, BucketTask.Mode mode, int pageSize) {

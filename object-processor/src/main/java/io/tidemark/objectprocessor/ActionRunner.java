@@ -5,7 +5,8 @@ import io.tidemark.objectprocessor.OutcomePolicy.Decision;
 import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
-import java.time.Clock;
+import io.tidemark.seaweed.client.FilerClock;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,7 +15,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Carries out one attempt at a task, without blocking the loop: the rules are checked as they are now (a task they no
- * longer ask for ends as NOOP_RULE_CHANGED, architecture.md, invariant 5), a noncurrent version's role and rank against
+ * longer ask for ends as NOOP_RULE_CHANGED, architecture.md, invariant 5; one they ask for later, judged on the filer's
+ * clock, waits as NOT_DUE_YET, invariant 7), a noncurrent version's role and rank against
  * a fresh read of its key (NOOP_VERSION_CHANGED), an abort against the uploads a completion left behind, and only then
  * is the gateway called, once: a call it did not answer is made again only after the same checks again. The result is
  * the loop's {@link Decision}; the future fails only when the attempt ended without any answer (the processor is
@@ -28,20 +30,20 @@ final class ActionRunner {
     private final DeleteCaller caller;
     private final OutcomePolicy policy;
     private final Executor blockingChecks;
-    private final Clock clock;
+    private final FilerClock filerTime;
     private final LongSupplier nanoTime;
     /** When each attempt under way began (transport retries included), for the oldest-call gauge. */
     private final ConcurrentHashMap<PendingTask, Long> started = new ConcurrentHashMap<>();
 
     ActionRunner(CurrentRules rules, UploadLeftovers uploads, VersionCheck versions, DeleteCaller caller,
-                 OutcomePolicy policy, Executor blockingChecks, Clock clock, LongSupplier nanoTime) {
+                 OutcomePolicy policy, Executor blockingChecks, FilerClock filerTime, LongSupplier nanoTime) {
         this.rules = rules;
         this.uploads = uploads;
         this.versions = versions;
         this.caller = caller;
         this.policy = policy;
         this.blockingChecks = blockingChecks;
-        this.clock = clock;
+        this.filerTime = filerTime;
         this.nanoTime = nanoTime;
     }
 
@@ -69,21 +71,31 @@ final class ActionRunner {
         String bucket = task.task.target().bucket();
         // Reused rules may go ahead (within their maximum age), but may not drop a task on their own: the task may
         // have been decided under a change made after they were read.
-        return caller.untilAnswered(() -> rules.of(bucket)).thenCompose(kept -> RuleRecheck.stale(task.task,
-                task.kind, kept, clock.instant()).isEmpty() ? CompletableFuture.completedFuture(kept)
-                : caller.untilAnswered(() -> rules.fresh(bucket))).thenCompose(now -> {
-            Optional<String> stale = RuleRecheck.stale(task.task, task.kind, now, clock.instant());
-            if (stale.isPresent()) {
-                return CompletableFuture.completedFuture(OutcomePolicy.ruleChanged(stale.get()));
-            }
-            int keep = now.rules().flatMap(r -> r.rule(task.task.details().ruleId()))
-                    .map(CompiledRule::newerNoncurrentVersions).orElse(0);
-            return versionCheck(task, keep).thenCompose(changed -> changed.isPresent()
-                    ? CompletableFuture.completedFuture(OutcomePolicy.versionChanged(changed.get()))
-                    : leftoverCheck(task).thenCompose(shared -> shared.isPresent()
-                    ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
-                    : caller.callOnce(task.request).thenCompose(response -> answered(task, response, attempt))));
-        });
+        // Due-ness is judged on the filer's clock, which stamped the times it is computed from, taken before the rules
+        // are read: a moment earlier than the check, never later.
+        return caller.untilAnswered(filerTime::now).thenCompose(at -> caller.untilAnswered(() -> rules.of(bucket))
+                .thenCompose(kept -> RuleRecheck.check(task.task, task.kind, kept, at).allowed()
+                ? CompletableFuture.completedFuture(kept) : caller.untilAnswered(() -> rules.fresh(bucket)))
+                .thenCompose(now -> actOn(task, attempt, now, at)));
+    }
+
+    /** The rules' answer at the filer's time {@code at}; then the version's role and rank, and the gateway's. */
+    private CompletableFuture<Decision> actOn(PendingTask task, int attempt, CurrentRules.Now now, Instant at) {
+        RuleRecheck.Result recheck = RuleRecheck.check(task.task, task.kind, now, at);
+        if (recheck.stale() != null) {
+            return CompletableFuture.completedFuture(OutcomePolicy.ruleChanged(recheck.stale()));
+        }
+        if (recheck.notDueBefore() != null) {
+            return CompletableFuture.completedFuture(OutcomePolicy.notDueYet(recheck.notDueBefore(), at,
+                    task.task.details().ruleId()));
+        }
+        int keep = now.rules().flatMap(r -> r.rule(task.task.details().ruleId()))
+                .map(CompiledRule::newerNoncurrentVersions).orElse(0);
+        return versionCheck(task, keep).thenCompose(changed -> changed.isPresent()
+                ? CompletableFuture.completedFuture(OutcomePolicy.versionChanged(changed.get()))
+                : leftoverCheck(task).thenCompose(shared -> shared.isPresent()
+                ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
+                : caller.callOnce(task.request).thenCompose(response -> answered(task, response, attempt))));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.tidemark.objectprocessor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.FilerClock;
 import io.tidemark.seaweed.client.LifecycleDeleteClient;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
@@ -100,10 +101,12 @@ public final class ObjectProcessorService extends ManagedService {
         });
         resources.own("checks", checks::shutdownNow);
         DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);
+        FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, FilerClock.DEFAULT_MAX_AGE);
+        resources.own("clock skew gauge", metrics.bindClockSkew(filerTime));
         ActionRunner runner = new ActionRunner(
                 new CurrentRules(filer, config.ruleReader(), settings.rulesMaxAge(), System::nanoTime),
                 new UploadLeftovers(filer), new VersionCheck(filer), caller,
-                new OutcomePolicy(settings.retryLaterMaxAttempts(), settings.faultMaxAttempts()), checks, clock,
+                new OutcomePolicy(settings.retryLaterMaxAttempts(), settings.faultMaxAttempts()), checks, filerTime,
                 System::nanoTime);
         loop = new TaskLoop(consumer, topics.objectTasks().name(),
                 new TaskDecoder(topics.objectTasks().valueSerde().deserializer()), caller, runner,

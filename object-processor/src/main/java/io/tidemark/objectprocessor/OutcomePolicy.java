@@ -5,6 +5,8 @@ import io.tidemark.seaweed.client.FailureKind;
 import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 
 /**
@@ -32,11 +34,16 @@ final class OutcomePolicy {
     /**
      * @param outcome     the outcome's name as recorded in metrics, audit and dead letters
      * @param walkTheKey  after recording the outcome, ask for a walk of the task's key
+     * @param retryIn     for a RETRY_LATER, how long to wait before the next attempt; null for the usual backoff
      */
-    record Decision(Verdict verdict, String outcome, String reason, boolean walkTheKey) {
+    record Decision(Verdict verdict, String outcome, String reason, boolean walkTheKey, Duration retryIn) {
 
         Decision(Verdict verdict, String outcome, String reason) {
-            this(verdict, outcome, reason, false);
+            this(verdict, outcome, reason, false, null);
+        }
+
+        Decision(Verdict verdict, String outcome, String reason, boolean walkTheKey) {
+            this(verdict, outcome, reason, walkTheKey, null);
         }
     }
 
@@ -44,6 +51,11 @@ final class OutcomePolicy {
     static final String NOOP_RULE_CHANGED = "NOOP_RULE_CHANGED";
     static final String UPLOAD_COMPLETED_LEFTOVER = "UPLOAD_COMPLETED_LEFTOVER";
     static final String NOOP_VERSION_CHANGED = "NOOP_VERSION_CHANGED";
+    static final String NOT_DUE_YET = "NOT_DUE_YET";
+    /** The longest an early task waits before its rules are checked again (they may have changed meanwhile). */
+    static final Duration EARLY_WAIT_MAX = Duration.ofMinutes(1);
+    /** Past the due instant by this much, so that the next check finds it due rather than a hair early. */
+    private static final Duration EARLY_WAIT_MARGIN = Duration.ofMillis(20);
     /** The scan id prefix of a walk the processor asks for, and so of the tasks that walk produces. */
     static final String RECHECK_SCAN = "recheck-";
     private static final Set<String> NOT_NOW_NOOPS = Set.of("NOT_FOUND", "STALE_IDENTITY");
@@ -86,6 +98,17 @@ final class OutcomePolicy {
     /** The rules as they are now no longer ask for the task: it deletes nothing, and nothing more is owed. */
     static Decision ruleChanged(String why) {
         return new Decision(Verdict.COMPLETE, NOOP_RULE_CHANGED, why);
+    }
+
+    /**
+     * The task came early (its decider's clock is ahead of the filer's): it is held until it is due by the filer's
+     * clock, checked again then, and counts no attempt towards parking.
+     */
+    static Decision notDueYet(Instant due, Instant filerNow, String ruleId) {
+        Duration early = Duration.between(filerNow, due).plus(EARLY_WAIT_MARGIN);
+        return new Decision(Verdict.RETRY_LATER, NOT_DUE_YET, "not due under rule \"" + ruleId + "\" until " + due
+                + " by the filer's clock, " + filerNow + " now", false,
+                early.compareTo(EARLY_WAIT_MAX) > 0 ? EARLY_WAIT_MAX : early);
     }
 
     /**

@@ -15,6 +15,9 @@ import java.util.Optional;
  * configuration gone or invalid, the rule removed, disabled, lengthened or otherwise edited — means the task deletes
  * nothing: the rules that replaced it get their own timers from the walk the populator asks for on every change.
  *
+ * <p>A task under the very rule it names that is not due yet is early, not stale: the host that decided it (a timer, a
+ * walk) has a clock ahead of the filer's. It is held until it is due, never dropped.
+ *
  * <p>Only rules are checked here. The entry's state (its identity, lock, whether it is still latest or the sole
  * survivor) is the gateway's to check when it acts.
  */
@@ -23,8 +26,31 @@ final class RuleRecheck {
     private RuleRecheck() {
     }
 
-    /** Why the task must not run now, or empty when the current rules still ask for it. */
-    static Optional<String> stale(ObjectTask task, ActionKind kind, CurrentRules.Now now, Instant at) {
+    /**
+     * What the rules as they are now say of a task.
+     *
+     * @param stale        why the rules no longer ask for the task, or null
+     * @param notDueBefore when the unchanged rule makes the task due, if that is later than now; or null
+     */
+    record Result(String stale, Instant notDueBefore) {
+
+        static final Result ALLOWED = new Result(null, null);
+
+        boolean allowed() {
+            return stale == null && notDueBefore == null;
+        }
+    }
+
+    /** Whether the current rules ask for the task at {@code at}, the filer's time. */
+    static Result check(ObjectTask task, ActionKind kind, CurrentRules.Now now, Instant at) {
+        return stale(task, kind, now).map(why -> new Result(why, null)).orElseGet(() -> {
+            Instant due = dueAt(task, kind, now);
+            return at.isBefore(due) ? new Result(null, due) : Result.ALLOWED;
+        });
+    }
+
+    /** Why the task must not run under the current rules at any time, or empty when they still ask for it. */
+    private static Optional<String> stale(ObjectTask task, ActionKind kind, CurrentRules.Now now) {
         String bucket = task.target().bucket();
         if (!now.exists()) {
             return Optional.of("bucket " + bucket + " no longer exists");
@@ -53,21 +79,26 @@ final class RuleRecheck {
         if (!rule.kinds().contains(kind)) {
             return Optional.of("rule \"" + details.ruleId() + "\" has no " + kind + " action");
         }
+        if (due(task, kind, rule, rules).isEmpty()) {
+            return Optional.of("rule \"" + details.ruleId() + "\" gives no due time for this task");
+        }
+        return Optional.empty();
+    }
+
+    /** The due instant of a task {@link #stale} found its rule for. */
+    private static Instant dueAt(ObjectTask task, ActionKind kind, CurrentRules.Now now) {
+        RuleSet rules = now.rules().orElseThrow();
+        return due(task, kind, rules.rule(task.details().ruleId()).orElseThrow(), rules).orElseThrow();
+    }
+
+    private static Optional<Instant> due(ObjectTask task, ActionKind kind, CompiledRule rule, RuleSet rules) {
+        ObjectTask.Details details = task.details();
         Instant modTime = details.modTime() != null ? details.modTime()
                 : details.expectedIdentity() != null ? EpochNanos.toInstant(details.expectedIdentity().mtimeNs())
                 : null;
         Optional<Instant> due = rule.dueAt(kind, modTime, details.noncurrentSince(), rules.calendar());
-        if (due.isEmpty()) {
-            // A task from before tasks carried the times needed: the rule is unchanged (same hash), so the due
-            // instant the decider computed under it still holds.
-            due = Optional.ofNullable(details.dueAt());
-        }
-        if (due.isEmpty()) {
-            return Optional.of("rule \"" + details.ruleId() + "\" gives no due time for this task");
-        }
-        if (at.isBefore(due.get())) {
-            return Optional.of("not due under rule \"" + details.ruleId() + "\" until " + due.get());
-        }
-        return Optional.empty();
+        // A task from before tasks carried the times needed: the rule is unchanged (same hash), so the due instant
+        // the decider computed under it still holds.
+        return due.isPresent() ? due : Optional.ofNullable(details.dueAt());
     }
 }

@@ -269,7 +269,14 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                 task.firstFailure = task.firstFailure == null ? now : task.firstFailure;
                 task.lastFailure = now;
                 task.owner.hold(task, now);
-                long delay = retryLaterBackoff.apply(attempt);
+                long delay;
+                if (decision.retryIn() != null) {
+                    // Waiting for a due instant is no attempt at the gateway: it counts nothing towards parking.
+                    task.attempts--;
+                    delay = decision.retryIn().toMillis();
+                } else {
+                    delay = retryLaterBackoff.apply(attempt);
+                }
                 log.info("{}: {} answered {} ({}), attempt {}; calling again in {} ms", task.source(), task.kind,
                         decision.outcome(), decision.reason(), attempt, delay);
                 if (owned) {

@@ -98,8 +98,13 @@ final class ProcessorFixture implements AutoCloseable {
     SimpleMeterRegistry meters;
 
     ObjectProcessorService startProcessor() {
+        return startProcessor(Clock.systemUTC());
+    }
+
+    /** A processor on a host with the given clock (the filer's stays the system's). */
+    ObjectProcessorService startProcessor(Clock clock) {
         meters = new SimpleMeterRegistry();
-        ObjectProcessorService service = new ObjectProcessorService(config, Clock.systemUTC(), meters);
+        ObjectProcessorService service = new ObjectProcessorService(config, clock, meters);
         owned.add(service);
         service.start();
         return service;

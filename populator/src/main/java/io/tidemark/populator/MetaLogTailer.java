@@ -9,6 +9,7 @@ import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.ShardFunction;
 import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.FilerClock;
 import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SubscriptionOptions;
@@ -49,6 +50,7 @@ public final class MetaLogTailer {
     private final RuleReader rules;
     private final ShardFunction shards;
     private final Clock clock;
+    private final FilerClock filerTime;
     private final PopulatorMetrics metrics;
 
     public MetaLogTailer(PopulatorSettings settings, FilerClient filer, BucketRegistry registry,
@@ -62,6 +64,7 @@ public final class MetaLogTailer {
         this.rules = rules;
         this.shards = shards;
         this.clock = clock;
+        this.filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, Duration.ZERO);
         this.metrics = metrics;
     }
 
@@ -96,7 +99,8 @@ public final class MetaLogTailer {
             Optional<PopulatorCheckpoint> checkpoint = committed.checkpoint().map(c -> resumePoint(c, committed));
             checkpoint.map(PopulatorCheckpoint::gap).ifPresent(metrics::lastGap);
             if (checkpoint.isEmpty()) {
-                long startNs = EpochNanos.of(clock.instant());
+                // The filer's time, not this host's: the subscription's start is compared with the filer's stamps.
+                long startNs = EpochNanos.of(filerTime.nowBlocking());
                 long subscribeFrom = Math.max(0, startNs - settings.coldStartOverlap().toNanos());
                 log.info("cold start: no checkpoint; enumerating buckets under {}", bucketsDirectory);
                 metrics.coldStart();

@@ -75,8 +75,8 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
                                     + "after a Kafka or ZooKeeper error.")
                     .define(COLD_START_OVERLAP_MS, Type.LONG, 10_000L, Range.atLeast(0), Importance.LOW,
                             "On a cold start the populator subscribes from this long before its bucket enumeration "
-                                    + "began, so clock skew between it and the filer cannot open a gap; events in the "
-                                    + "overlap are published once like any other.")
+                                    + "began (on the filer's clock), a margin so that no event of the enumeration is "
+                                    + "skipped; events in the overlap are published once like any other.")
                     .define(COLD_START_CHUNK_BUCKETS, Type.INT, 2_000, Range.between(1, 1_000_000),
                             Importance.LOW, "A cold start commits its bucket enumeration in transactions of at most "
                                     + "this many buckets (and at most a quarter of the producer's "

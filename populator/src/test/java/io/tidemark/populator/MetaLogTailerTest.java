@@ -29,6 +29,7 @@ import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -111,12 +112,18 @@ class MetaLogTailerTest {
 
     /** A tailer with settings added to the test's and its own registry. */
     private MetaLogTailer tailer(CommittedState state, Map<String, String> extra, BucketRegistry registry) {
+        return tailer(state, extra, registry, Clock.systemUTC());
+    }
+
+    /** ... on a host with the given clock (the filer's stays the system's). */
+    private MetaLogTailer tailer(CommittedState state, Map<String, String> extra, BucketRegistry registry,
+                                 Clock clock) {
         Map<String, String> settings = new java.util.HashMap<>(Map.of("shard.bits", "2", "populator.batch.max.ms", "20"));
         settings.putAll(extra);
         producer.initTransactions();
         return new MetaLogTailer(PopulatorSettings.from(new TidemarkConfig(settings)), filer, registry,
                 () -> new TransactionalPublisher(producer, topics), () -> state, config.ruleReader(),
-                ShardFunction.withBits(2), Clock.systemUTC(), metrics);
+                ShardFunction.withBits(2), clock, metrics);
     }
 
     private List<PopulatorCheckpoint> checkpoints() {
@@ -560,6 +567,26 @@ class MetaLogTailerTest {
         assertThat(own.buckets()).hasSize(7);
         assertThat(metrics.coldStarts()).isEqualTo(1);
         assertThat(metrics.coldStartBuckets()).isEqualTo(8);
+    }
+
+    /**
+     * Issue 29 (invariant 7): a cold start subscribes from a little before its enumeration began, and that moment was
+     * read on the populator's host clock. A host an hour ahead subscribed an hour into the filer's future, and every
+     * change of that hour was never published. The moment is the filer's.
+     */
+    @Test
+    void shouldColdStartFromTheFilersTimeWhenItsHostsClockRunsAhead() throws Exception {
+        emulator.s3().createBucket("b", false);
+        emulator.s3().putLifecycle("b", PopulatorServiceTest.RULES);
+        Clock hourAhead = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
+
+        tailer(new CommittedState(Optional.empty(), Map.of()), Map.of(), freshRegistry("ahead"), hourAhead)
+                .run(() -> producer.commitCount() == 0);
+
+        long filerNow = EpochNanos.of(Instant.now());
+        PopulatorCheckpoint first = checkpoints().get(0);
+        assertThat(first.coldStartNs()).as("the enumeration's start, on the filer's clock").isLessThanOrEqualTo(filerNow);
+        assertThat(first.tsNs()).as("where the subscription begins").isLessThan(first.coldStartNs());
     }
 
     /**

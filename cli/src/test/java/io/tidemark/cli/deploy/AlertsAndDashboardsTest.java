@@ -35,7 +35,8 @@ class AlertsAndDashboardsTest {
         assertThat(alertNames()).containsExactlyInAnyOrder("TidemarkServiceNotReady", "TidemarkConsumerLagGrowing",
                 "TidemarkPopulatorBehindFiler", "TidemarkPopulatorNoLeader", "TidemarkTimersOverdue",
                 "TidemarkDeadLetterGrowing", "TidemarkWalkOverdue", "TidemarkLifecycleDeleteErrors",
-                "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost", "TidemarkWalkFailed", "TidemarkMetaLogGap");
+                "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost", "TidemarkWalkFailed", "TidemarkMetaLogGap",
+                "TidemarkClockSkew");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);

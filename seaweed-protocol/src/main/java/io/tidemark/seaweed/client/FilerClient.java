@@ -15,6 +15,8 @@ import io.tidemark.seaweed.pb.FilerProto.ListEntriesRequest;
 import io.tidemark.seaweed.pb.FilerProto.ListEntriesResponse;
 import io.tidemark.seaweed.pb.FilerProto.LookupDirectoryEntryRequest;
 import io.tidemark.seaweed.pb.FilerProto.LookupDirectoryEntryResponse;
+import io.tidemark.seaweed.pb.FilerProto.PingRequest;
+import io.tidemark.seaweed.pb.FilerProto.PingResponse;
 import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -222,6 +224,30 @@ public final class FilerClient extends GrpcClient {
                     @Override
                     public void onFailure(Throwable error) {
                         result.completeExceptionally(new SeaweedCallException("GetFilerConfiguration",
+                                error instanceof StatusRuntimeException e ? e
+                                        : Status.fromThrowable(error).asRuntimeException()));
+                    }
+                }, MoreExecutors.directExecutor());
+        return result;
+    }
+
+    /**
+     * The filer's {@code Ping} with no target: its answer carries the filer's own clock ({@code start_time_ns},
+     * {@code stop_time_ns}, taken as it handled the call). Fails with a {@link SeaweedCallException}.
+     */
+    public CompletableFuture<PingResponse> pingAsync() {
+        CompletableFuture<PingResponse> result = new CompletableFuture<>();
+        Futures.addCallback(SeaweedFilerGrpc.newFutureStub(channel)
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .ping(PingRequest.getDefaultInstance()), new FutureCallback<>() {
+                    @Override
+                    public void onSuccess(PingResponse response) {
+                        result.complete(response);
+                    }
+
+                    @Override
+                    public void onFailure(Throwable error) {
+                        result.completeExceptionally(new SeaweedCallException("Ping",
                                 error instanceof StatusRuntimeException e ? e
                                         : Status.fromThrowable(error).asRuntimeException()));
                     }
