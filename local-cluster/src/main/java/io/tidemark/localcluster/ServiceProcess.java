@@ -37,7 +37,13 @@ public final class ServiceProcess implements AutoCloseable {
                 StandardCharsets.UTF_8)).lines().forEach(log::add));
         reader.setDaemon(true);
         reader.start();
-        this.port = awaitPort(Duration.ofSeconds(60));
+        try {
+            this.port = awaitPort(Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            // Interrupted, or gave up: a child that may still be starting is not left behind.
+            process.destroyForcibly();
+            throw e;
+        }
     }
 
     private int awaitPort(Duration timeout) {

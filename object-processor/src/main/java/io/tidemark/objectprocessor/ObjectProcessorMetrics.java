@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import io.tidemark.seaweed.client.FilerClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -170,19 +169,6 @@ public final class ObjectProcessorMetrics {
 
     public int assignedPartitions() {
         return partitions.get();
-    }
-
-    /**
-     * The gauge of this host's clock against the filer's, from the filer clock's last reading: what a clock alert
-     * watches. Due instants are judged on the filer's clock whatever it shows; a large skew still means this host's
-     * timestamps (audit records, logs) are off.
-     */
-    AutoCloseable bindClockSkew(FilerClock filerTime) {
-        Gauge gauge = Gauge.builder("tidemark.object.processor.filer.clock.skew.seconds", filerTime,
-                        t -> t.lastReading().map(r -> r.skew().toNanos() / 1e9).orElse(Double.NaN))
-                .description("This host's clock less the filer's at the last Ping (positive: this host is ahead); "
-                        + "due times are judged on the filer's clock").register(registry);
-        return () -> registry.remove(gauge);
     }
 
     public String statusLine() {

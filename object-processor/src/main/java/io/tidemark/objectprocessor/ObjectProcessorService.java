@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -102,7 +103,10 @@ public final class ObjectProcessorService extends ManagedService {
         resources.own("checks", checks::shutdownNow);
         DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);
         FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, FilerClock.DEFAULT_MAX_AGE);
-        resources.own("clock skew gauge", metrics.bindClockSkew(filerTime));
+        resources.own("clock skew gauge", Metrics.bind(meters, filerTime));
+        // Read on a schedule too, so that the gauge (and the log line on a skew) follows the clocks when no task comes.
+        scheduler.scheduleWithFixedDelay(() -> filerTime.now().exceptionally(error -> null), 0,
+                FilerClock.DEFAULT_MAX_AGE.toMillis() / 3, TimeUnit.MILLISECONDS);
         ActionRunner runner = new ActionRunner(
                 new CurrentRules(filer, config.ruleReader(), settings.rulesMaxAge(), System::nanoTime),
                 new UploadLeftovers(filer), new VersionCheck(filer), caller,

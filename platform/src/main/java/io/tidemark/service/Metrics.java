@@ -1,5 +1,6 @@
 package io.tidemark.service;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tidemark.seaweed.client.FilerClock;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -35,6 +37,19 @@ public final class Metrics {
             binder.bindTo(registry);
         }
         return registry;
+    }
+
+    /**
+     * The gauge of this host's clock against the filer's, from the last reading (NaN before the first): what the
+     * clock alert watches. Due times are judged on the filer's clock whatever it shows; a large skew still means this
+     * host's timestamps (audit records, logs) are off.
+     */
+    public static AutoCloseable bind(MeterRegistry registry, FilerClock filerTime) {
+        Gauge gauge = Gauge.builder("tidemark.filer.clock.skew.seconds", filerTime,
+                        t -> t.lastReading().map(r -> r.skew().toNanos() / 1e9).orElse(Double.NaN))
+                .description("This host's clock less the filer's at the last Ping (positive: this host is ahead); "
+                        + "due times are judged on the filer's clock").register(registry);
+        return () -> registry.remove(gauge);
     }
 
     public static AutoCloseable bind(MeterRegistry registry, Producer<?, ?> producer) {

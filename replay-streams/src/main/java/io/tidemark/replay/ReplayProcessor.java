@@ -138,7 +138,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             return;
         }
         lastTickMs = timestamp;
-        Instant now = Instant.ofEpochMilli(timestamp);
+        Instant now = params.dueTime(timestamp);
         params.firingShare().join(this);
         Duration threadSlice = FIRST_SLICE.multipliedBy(1L << rampStep);
         if (threadSlice.compareTo(params.settings().maxFireTimePerTick()) > 0) {
@@ -239,9 +239,9 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
      * a one-off tick at its due instant fires it then. The stream thread's loop (its poll time) sets how close.
      */
     private void wakeUpForNextDue() {
-        long nowMs = context.currentSystemTimeMs();
-        Optional<Instant> next = timers.nextDue(
-                Instant.ofEpochMilli(nowMs).plus(params.settings().punctuateInterval()));
+        Instant dueNow = params.dueTime(context.currentSystemTimeMs());
+        long nowMs = dueNow.toEpochMilli();
+        Optional<Instant> next = timers.nextDue(dueNow.plus(params.settings().punctuateInterval()));
         if (next.isEmpty() || (wakeUp != null && wakeUpAtMs <= next.get().toEpochMilli())) {
             return;
         }

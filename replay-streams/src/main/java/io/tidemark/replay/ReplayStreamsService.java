@@ -3,6 +3,8 @@ package io.tidemark.replay;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.messages.BucketConfig;
+import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.FilerClock;
 import io.tidemark.service.ManagedService;
 import io.tidemark.service.Metrics;
 import io.tidemark.service.OwnedResources;
@@ -19,6 +21,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -43,6 +48,9 @@ public final class ReplayStreamsService extends ManagedService {
     private static final Logger log = LoggerFactory.getLogger(ReplayStreamsService.class);
 
     private final TidemarkConfig config;
+    /** How often the filer's clock is read: often enough that a step of it shows within seconds. */
+    private static final Duration FILER_CLOCK_READINGS = Duration.ofSeconds(5);
+
     private final Clock clock;
     private final MeterRegistry meters;
     private final ReplayStreamsMetrics metrics;
@@ -108,8 +116,26 @@ public final class ReplayStreamsService extends ManagedService {
             LocalState.prepare(applicationState, topics.bucketConfigs().name(), admin, metrics);
         }
         ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
-        KafkaStreams app = new KafkaStreams(ReplayTopology.build(ReplayTopology.Params.from(config, metrics)),
-                streamsProperties(config), ClockTime.of(clock));
+        // Timers fall due by the filer's clock, which stamped the times they were computed from (invariant 7); Streams'
+        // own timing (commits, polls) keeps this host's. Until the filer first answers a Ping, this host's is used:
+        // a task fired early meanwhile is held by the object processor until it is due.
+        FilerClient filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS),
+                config.grpcTls(), config.grpcDeadline()));
+        FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, FilerClock.DEFAULT_MAX_AGE);
+        Clock filerClock = filerTime.asClock();
+        ScheduledExecutorService readings = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "replay-streams-filer-clock");
+            t.setDaemon(true);
+            return t;
+        });
+        resources.own("filer clock readings", readings::shutdownNow);
+        readings.scheduleWithFixedDelay(() -> filerTime.now().exceptionally(error -> null), 0,
+                FILER_CLOCK_READINGS.toMillis(), TimeUnit.MILLISECONDS);
+        resources.own("clock skew gauge", Metrics.bind(meters, filerTime));
+        ReplayTopology.Params params = ReplayTopology.Params.from(config, metrics)
+                .withFilerOffset(() -> filerClock.millis() - clock.millis());
+        KafkaStreams app = new KafkaStreams(ReplayTopology.build(params), streamsProperties(config),
+                ClockTime.of(clock));
         // Leaving the group hands this instance's shards to the others at once; Streams' default is to stay a member
         // until the session times out (45 s), during which nobody fires those shards' timers, and an instance
         // restarted on the same host waits that long to be assigned.

@@ -5,6 +5,7 @@ import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicRegistry;
+import java.time.Instant;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -43,16 +44,31 @@ public final class ReplayTopology {
      * @param nanoTime the clock that bounds a tick's firing time ({@code System::nanoTime}; tests pass their own)
      * @param firingShare splits {@code maxFireTimePerTick} among the processors of each stream thread
      */
+    /**
+     * @param filerOffsetMs the filer's clock less this host's, in milliseconds: what is added to the wall-clock time of
+     *                      a punctuation to judge due instants, which come from the filer's stamps (architecture.md,
+     *                      invariant 7); 0 where the two are the same clock (tests)
+     */
     public record Params(TopicRegistry topics, RuleReader rules, ReplayStreamsSettings settings, LongSupplier nanoTime,
-                         ReplayStreamsMetrics metrics, ThreadFiringShare firingShare) {
+                         ReplayStreamsMetrics metrics, ThreadFiringShare firingShare, LongSupplier filerOffsetMs) {
 
         public static Params from(TidemarkConfig config, ReplayStreamsMetrics metrics) {
             return new Params(TopicRegistry.from(config), config.ruleReader(), ReplayStreamsSettings.from(config),
-                    System::nanoTime, metrics, new ThreadFiringShare());
+                    System::nanoTime, metrics, new ThreadFiringShare(), () -> 0L);
         }
 
         Params withNanoTime(LongSupplier clock) {
-            return new Params(topics, rules, settings, clock, metrics, firingShare);
+            return new Params(topics, rules, settings, clock, metrics, firingShare, filerOffsetMs);
+        }
+
+        /** Due instants judged on the filer's clock, this far from this host's. */
+        public Params withFilerOffset(LongSupplier offsetMs) {
+            return new Params(topics, rules, settings, nanoTime, metrics, firingShare, offsetMs);
+        }
+
+        /** The time due instants are judged at, for a wall-clock time of this host. */
+        Instant dueTime(long wallClockMs) {
+            return Instant.ofEpochMilli(wallClockMs + filerOffsetMs.getAsLong());
         }
     }
 

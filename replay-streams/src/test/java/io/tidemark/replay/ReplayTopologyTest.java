@@ -857,4 +857,37 @@ class ReplayTopologyTest {
         advanceTo(T0.plusSeconds(11));
         assertThat(tasks.readValuesToList()).hasSize(1);
     }
+
+    /**
+     * Issue 29 (invariant 7): timers fell due by the replay host's clock, so a host ahead of the filer fired them
+     * early (the object processor then dropped them as not due: lost expirations). They fall due by the filer's clock.
+     */
+    @Test
+    void shouldFireTimersByTheFilersClockWhenThisHostRunsAhead() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "replay-skew-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, "target/tmp/topology-test-" + System.nanoTime());
+        // This host's clock is 5 s (half a lifecycle day) ahead of the filer's.
+        try (TopologyTestDriver ahead = new TopologyTestDriver(ReplayTopology.build(ReplayTopology.Params
+                .from(config, metrics).withFilerOffset(() -> -5_000L)), props, T0.plusSeconds(5))) {
+            ahead.createInputTopic(topics.bucketConfigs().name(), Serdes.String().serializer(),
+                    topics.bucketConfigs().valueSerde().serializer()).pipeInput("b", new BucketConfig("b", "Off",
+                    false, EXPIRE_1_DAY, "h", null, null));
+            ahead.createInputTopic(topics.metaLog().name(), Serdes.String().serializer(),
+                    topics.metaLog().valueSerde().serializer()).pipeInput("b/logs/a",
+                    Events.written("b", Events.object("logs/a", T0, 1, Map.of()), T0));
+            TestOutputTopic<String, ObjectTask> out = ahead.createOutputTopic(topics.objectTasks().name(),
+                    Serdes.String().deserializer(), topics.objectTasks().valueSerde().deserializer());
+
+            for (int second = 0; second < 9; second++) {
+                ahead.advanceWallClockTime(Duration.ofSeconds(1));
+            }
+            assertThat(out.isEmpty()).as("due at T0 + 10 s on the filer's clock: not at T0 + 9 s on it (T0 + 14 s "
+                    + "on this host's)").isTrue();
+            ahead.advanceWallClockTime(Duration.ofSeconds(2));
+            assertThat(out.readValuesToList()).singleElement()
+                    .satisfies(task -> assertThat(task.details().dueAt()).isEqualTo(T0.plusSeconds(10)));
+        }
+    }
 }

@@ -1,10 +1,13 @@
 package io.tidemark.seaweed.client;
 
+import io.grpc.Status;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.pb.FilerProto.PingResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -49,6 +52,7 @@ public final class FilerClock {
     private final long maxAgeNanos;
     private final AtomicReference<Reading> last = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Reading>> underWay = new AtomicReference<>();
+    private volatile boolean fellBack;
 
     /**
      * @param ping     the filer's {@code Ping} ({@link FilerClient#pingAsync})
@@ -66,8 +70,10 @@ public final class FilerClock {
 
     /**
      * The earliest the filer's clock can show now. Carried forward from the last reading while it is younger than the
-     * maximum age; otherwise from a new one, which concurrent callers share. Fails with the {@code Ping}'s error only
-     * when no reading was ever taken: an old reading carried forward on the monotonic clock is still a bound.
+     * maximum age; otherwise from a new one, which concurrent callers share. When the {@code Ping} fails, an old
+     * reading carried forward on the monotonic clock is still a bound; with none, the call fails with the
+     * {@code Ping}'s error — unless the filer cannot tell its time at all (no {@code Ping}, as before SeaweedFS 3.x, or
+     * an answer without stamps): then this host's clock is all there is, said once in an error log line.
      */
     public CompletableFuture<Instant> now() {
         Reading known = last.get();
@@ -79,11 +85,47 @@ public final class FilerClock {
                 return earliest(fresh);
             }
             Reading old = last.get();
-            if (old == null) {
-                throw error instanceof RuntimeException r ? r : new IllegalStateException(error);
+            if (old != null) {
+                return earliest(old);
             }
-            return earliest(old);
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause()
+                    : error;
+            if (cause instanceof SeaweedCallException refused && refused.kind() == FailureKind.PERMANENT) {
+                if (!fellBack) {
+                    fellBack = true;
+                    log.error("the filer cannot tell its time ({}): due times are judged on this host's clock, which "
+                            + "must then be kept in step with the filer's", refused.getMessage());
+                }
+                return local.instant();
+            }
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
         });
+    }
+
+    /**
+     * A clock that reads the last reading carried forward, without waiting — this host's clock until a first reading
+     * is taken: for what cannot wait for a {@code Ping} (Kafka Streams' punctuations). Its owner calls {@link #now}
+     * on a schedule to keep the reading fresh.
+     */
+    public Clock asClock() {
+        FilerClock filer = this;
+        return new Clock() {
+            @Override
+            public Instant instant() {
+                Reading known = last.get();
+                return known == null ? local.instant() : filer.earliest(known);
+            }
+
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                throw new UnsupportedOperationException("a UTC clock");
+            }
+        };
     }
 
     /**
@@ -130,9 +172,20 @@ public final class FilerClock {
         }
         long sent = nanoTime.getAsLong();
         long sentWall = EpochNanos.of(local.instant());
-        ping.get().whenComplete((response, error) -> {
-            underWay.set(null);
+        CompletableFuture<PingResponse> answer;
+        try {
+            answer = ping.get();
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((response, error) -> {
+            if (error == null && (response.getStartTimeNs() <= 0 || response.getStopTimeNs() < response.getStartTimeNs())) {
+                error = new SeaweedCallException("Ping", Status.UNIMPLEMENTED.withDescription("the answer carries no "
+                        + "time (start " + response.getStartTimeNs() + ", stop " + response.getStopTimeNs() + ")")
+                        .asRuntimeException());
+            }
             if (error != null) {
+                underWay.set(null);
                 mine.completeExceptionally(error);
                 return;
             }
@@ -143,7 +196,9 @@ public final class FilerClock {
                     + (response.getStartTimeNs() % 2 + response.getStopTimeNs() % 2) / 2;
             Reading reading = new Reading(filerMid, sent + halfTrip, Duration.ofNanos(halfTrip),
                     Duration.ofNanos(sentWall + halfTrip - filerMid));
+            // The reading is kept before the next caller may start another, so a newer one is never overwritten.
             Reading before = last.getAndSet(reading);
+            underWay.set(null);
             warnOfSkew(before, reading);
             mine.complete(reading);
         });

@@ -102,4 +102,34 @@ class FilerClockTest {
         assertThat(carried.join()).as("an old reading carried forward is still a bound")
                 .isEqualTo(FILER_AT_READING.plus(Duration.ofMinutes(5)));
     }
+
+    @Test
+    void shouldFallBackToThisHostsClockOnlyWhenTheFilerCannotTellItsTime() {
+        Instant local = FILER_AT_READING.plusSeconds(5);
+        FilerClock noPing = clock(local);
+        CompletableFuture<Instant> unimplemented = noPing.now();
+        pings.remove(0).completeExceptionally(new SeaweedCallException("Ping",
+                Status.UNIMPLEMENTED.asRuntimeException()));
+        assertThat(unimplemented.join()).isEqualTo(local);
+
+        FilerClock noStamps = clock(local);
+        CompletableFuture<Instant> zero = noStamps.now();
+        pings.remove(0).complete(PingResponse.getDefaultInstance());
+        assertThat(zero.join()).as("an answer without stamps is no time of 1970").isEqualTo(local);
+        assertThat(noStamps.lastReading()).isEmpty();
+    }
+
+    @Test
+    void shouldOfferAClockThatReadsTheLastReadingWithoutWaiting() {
+        FilerClock filer = clock(FILER_AT_READING.plus(Duration.ofDays(3)));
+        assertThat(filer.asClock().instant()).as("this host's until a first reading")
+                .isEqualTo(FILER_AT_READING.plus(Duration.ofDays(3)));
+
+        CompletableFuture<Instant> read = filer.now();
+        answer(FILER_AT_READING, Duration.ZERO);
+        read.join();
+        nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+        assertThat(filer.asClock().instant()).isEqualTo(FILER_AT_READING.plusSeconds(2));
+        assertThat(pings).isEmpty();
+    }
 }
