@@ -34,14 +34,22 @@ import java.util.stream.Collectors;
 final class CheckRun {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
+    /** What a run's bucket names start with: {@code r<n>-<hex>-}, before the history's own names. */
+    private static final java.util.regex.Pattern RUN_PREFIX = java.util.regex.Pattern.compile("^r\\d+-[0-9a-f]+-");
+
+    /** A bucket of a run as the history names it, without the run's prefix: the same in every run of the history. */
+    static String historyBucket(String runBucket) {
+        return RUN_PREFIX.matcher(runBucket).replaceFirst("");
+    }
 
     /**
      * @param graceDays how long, in lifecycle days, the pipeline may take to act on what is due
      * @param race      a change this close before a lifecycle action may have come after the pipeline's last check
      * @param instances instances of each service
+     * @param processMain the services' entry point, to run them as processes; null to run them in this process
      */
     record Settings(int daySeconds, int graceDays, Duration race, Duration pace, Duration passInterval,
-                    int instances) {
+                    int instances, Class<?> processMain) {
 
         Duration day() {
             return Duration.ofSeconds(daySeconds);
@@ -60,6 +68,9 @@ final class CheckRun {
             return verdict.findings().isEmpty() && failedServices.isEmpty();
         }
     }
+
+    /** The session timeout of the run's groups (kafka.consumer.session.timeout.ms) and a process's start. */
+    private static final Duration KILLED_MEMBER_RECOVERY = Duration.ofSeconds(20);
 
     /** How long after a Kafka or ZooKeeper restart a service's failure is the restart's doing. */
     private static final Duration CLUSTER_FAULT_SHADOW = Duration.ofSeconds(60);
@@ -91,7 +102,8 @@ final class CheckRun {
             return t;
         });
         try (AutoCloseable listening = emulator.addLifecycleListener(recorder);
-             Pipeline pipeline = new Pipeline(runSettings, settings.instances())) {
+             Pipeline pipeline = new Pipeline(runSettings, settings.instances(), settings.processMain(),
+                     stateDir.resolveSibling("logs").resolve(runId))) {
             for (History.BucketSpec bucket : history.buckets()) {
                 recorder.createBucket(bucket.name(), bucket.objectLock(), bucket.versioned());
             }
@@ -116,8 +128,11 @@ final class CheckRun {
             emulator.faults().clearAll();
             emulator.faults().setUnavailableProbability(0);
             emulator.faults().setLatency(Duration.ZERO);
-            // Long enough for whatever fell due at the last step to be acted on, and for a lost one to show.
-            Thread.sleep(settings.grace().plus(settings.day()).toMillis());
+            // Long enough for whatever fell due at the last step to be acted on, and for a lost one to show. A service
+            // killed with SIGKILL near the end keeps its partitions until its group's session times out, and a new
+            // process takes seconds to start: Kafka's group semantics, not a loss, so that time is added.
+            Thread.sleep(settings.grace().plus(settings.day()).plus(settings.processMain() != null
+                    ? KILLED_MEMBER_RECOVERY : Duration.ZERO).toMillis());
             Instant end = Instant.now();
             List<Pipeline.Failure> failures = pipeline.failures();
             List<String> failed = failures.stream().filter(f -> !explained(f)).map(f -> f.instance() + " failed at "
@@ -144,10 +159,11 @@ final class CheckRun {
 
     private void strike(Step step, String bucket, TidemarkConfig config, FilerEmulator emulator, Pipeline pipeline,
                         Recorder recorder, Coverage coverage, ScheduledExecutorService heals) {
-        recorder.fault(step.toString());
+        recorder.fault(step.kind() == Step.Kind.RESTART_SERVICE && settings.processMain() != null
+                ? step + " (SIGKILL)" : step.toString());
         Duration length = Duration.ofMillis(step.number());
         switch (step.kind()) {
-            case RESTART_SERVICE -> pipeline.restart(step.arg(), length);
+            case RESTART_SERVICE -> pipeline.restart(step.arg(), length, true);
             case FILER_UNAVAILABLE -> {
                 emulator.faults().setUnavailableProbability(0.3);
                 coverage.faultOn(step.kind(), length);
@@ -196,6 +212,14 @@ final class CheckRun {
                     recorder.fault("ZooKeeper is back");
                 });
             }
+            case CLOCK_SKEW -> {
+                pipeline.skewClock(step.skewedInstance(), Duration.ofMillis(step.skewMillis()));
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> {
+                    pipeline.unskewClock(step.skewedInstance(), Duration.ofMillis(step.skewMillis()));
+                    recorder.fault("the clock of " + step.skewedInstance() + " is right again");
+                }, step.number(), TimeUnit.MILLISECONDS);
+            }
             case DLQ_REPLAY -> {
                 coverage.faultOn(step.kind(), Duration.ofSeconds(1));
                 heals.execute(() -> replayDeadLetters(config, recorder));
@@ -234,6 +258,7 @@ final class CheckRun {
         s.put("shard.bits", "2");
         s.put("lifecycle.day.seconds", String.valueOf(settings.daySeconds()));
         s.put("lifecycle.due.policy", "exact");
+        s.put("management.host", "127.0.0.1");
         s.put("management.port", "0");
         s.put("populator.batch.max.ms", "50");
         s.put("replay-streams.punctuate.interval.ms", "200");
@@ -243,6 +268,9 @@ final class CheckRun {
         s.put("object-processor.retry-later.max.attempts", "1000");
         s.put("kafka.streams.commit.interval.ms", "100");
         s.put("kafka.consumer.session.timeout.ms", "10000");
+        // Streams' own default is 45 s: a replay-streams member killed with SIGKILL would hold its shards that long
+        // (found by the first process run, seed 908: two expirations past the grace).
+        s.put("kafka.streams.session.timeout.ms", "10000");
         s.put("conductor.walk.stale.ms", "30000");
         return s;
     }

@@ -3,6 +3,7 @@ package io.tidemark.checker;
 import io.tidemark.checker.model.Finding;
 import io.tidemark.checker.model.History;
 import io.tidemark.checker.model.HistoryGenerator;
+import io.tidemark.checker.model.Step;
 import io.tidemark.localcluster.LocalCluster;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -25,13 +26,24 @@ public final class Checker implements AutoCloseable {
      * @param faults     faults per history
      * @param shrinkRuns at most this many runs spent shrinking a failing history (0: none)
      * @param instances  instances of each service (restarts pick one)
-     * @param clusterFaults whether Kafka and ZooKeeper restarts are among the faults
+     * @param faultKinds the kinds of fault a history draws from
+     * @param processMain the services' entry point, to run each service instance as a process of its own (a restart
+     *                    is then a kill -9; clocks are not skewed); null to run them in this process
      */
     public record Options(int ops, int faults, int daySeconds, int graceDays, int maxDays, int shrinkRuns,
-                          int instances, boolean clusterFaults) {
+                          int instances, List<Step.Kind> faultKinds, Class<?> processMain) {
 
+        public Options {
+            faultKinds = List.copyOf(faultKinds);
+            if (processMain != null && faultKinds.contains(Step.Kind.CLOCK_SKEW)) {
+                throw new IllegalArgumentException("a service's clock is skewed only when the services run in the "
+                        + "checker's process");
+            }
+        }
+
+        /** Every fault but Kafka and ZooKeeper restarts, services in this process. */
         public static Options defaults() {
-            return new Options(60, 4, 2, 4, 2, 8, 1, false);
+            return new Options(60, 4, 2, 4, 2, 8, 1, HistoryGenerator.faultKinds(false), null);
         }
     }
 
@@ -62,15 +74,20 @@ public final class Checker implements AutoCloseable {
                 .start();
         this.runs = new CheckRun(cluster, new CheckRun.Settings(options.daySeconds(), options.graceDays(),
                 Duration.ofMillis(700), Duration.ofMillis(120), Duration.ofSeconds(options.daySeconds() * 2L),
-                options.instances()),
+                options.instances(), options.processMain()),
                 work.resolve("replay"));
         this.generator = new HistoryGenerator(options.maxDays(), options.daySeconds() * 1_000L,
-                options.clusterFaults());
+                options.faultKinds());
     }
 
     /** A checker with a local cluster of its own, in a new temporary directory. */
     public static Checker start(Options options) throws java.io.IOException {
         return new Checker(options, Files.createTempDirectory("tidemark-check"));
+    }
+
+    /** The checker's directory: the cluster's data, the replay state, and {@code logs/<run>/} of service processes. */
+    public Path work() {
+        return work;
     }
 
     /** The history a seed makes, with this checker's options. */
@@ -106,6 +123,8 @@ public final class Checker implements AutoCloseable {
                     result.failedServices().size(), result.verdict().actions(),
                     result.verdict().latestAction().toMillis(), result.verdict().findings().size(),
                     result.took().toNanos() / 1e9);
+            out.printf(Locale.ROOT, "  faults: %s%n", history.steps().stream().filter(Step::fault)
+                    .collect(Collectors.groupingBy(Step::kind, java.util.TreeMap::new, Collectors.counting())));
             CheckReport.print(out, result);
             findings.addAll(result.verdict().findings());
             result.failedServices().forEach(s -> failed.add("seed " + seed + ": " + s));
@@ -136,8 +155,9 @@ public final class Checker implements AutoCloseable {
         CheckReport.printHistory(out, failing.history().withSteps(shrunk.steps()));
     }
 
-    private static String signature(Finding f) {
-        return f.kind() + " " + f.bucket() + "/" + f.key();
+    /** A finding as the same in every run of a history: its kind, and its bucket (as the history names it) and key. */
+    static String signature(Finding f) {
+        return f.kind() + " " + CheckRun.historyBucket(f.bucket()) + "/" + f.key();
     }
 
     @Override

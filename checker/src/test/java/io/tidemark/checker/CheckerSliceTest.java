@@ -2,6 +2,7 @@ package io.tidemark.checker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.checker.model.HistoryGenerator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -17,7 +18,8 @@ class CheckerSliceTest {
     void shouldFindNoWrongfulDeleteAndNoLostExpirationInTheFixedSeeds() throws Exception {
         StringWriter report = new StringWriter();
         Checker.Summary summary;
-        try (Checker checker = Checker.start(new Checker.Options(40, 3, 2, 4, 2, 0, 1, false))) {
+        try (Checker checker = Checker.start(new Checker.Options(40, 3, 2, 4, 2, 0, 1,
+                HistoryGenerator.faultKinds(false), null))) {
             summary = checker.check(List.of(5L, 8L), new PrintWriter(report, true));
         }
         System.out.println(report);

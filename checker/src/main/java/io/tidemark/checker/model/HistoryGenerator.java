@@ -2,6 +2,8 @@ package io.tidemark.checker.model;
 
 import io.tidemark.checker.model.Step.Kind;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,17 +26,26 @@ public final class HistoryGenerator {
 
     private final int maxDays;
     private final long dayMillis;
-    private final boolean clusterFaults;
+    private final List<Kind> faultKinds;
 
     /**
-     * @param maxDays   the longest rule, in lifecycle days
-     * @param dayMillis a lifecycle day, which sizes pauses and fault lengths
-     * @param clusterFaults whether Kafka and ZooKeeper restarts are among the faults
+     * @param maxDays    the longest rule, in lifecycle days
+     * @param dayMillis  a lifecycle day, which sizes pauses and fault lengths
+     * @param faultKinds the kinds of fault drawn from, each as likely as the others
      */
-    public HistoryGenerator(int maxDays, long dayMillis, boolean clusterFaults) {
+    public HistoryGenerator(int maxDays, long dayMillis, Collection<Kind> faultKinds) {
+        if (faultKinds.isEmpty() || !faultKinds.stream().allMatch(Kind::fault)) {
+            throw new IllegalArgumentException("faults to draw from must be fault kinds, and some: " + faultKinds);
+        }
         this.maxDays = maxDays;
         this.dayMillis = dayMillis;
-        this.clusterFaults = clusterFaults;
+        this.faultKinds = List.copyOf(faultKinds.stream().sorted().distinct().toList());
+    }
+
+    /** Every kind of fault; Kafka and ZooKeeper restarts only with {@code clusterFaults}. */
+    public static List<Kind> faultKinds(boolean clusterFaults) {
+        return Arrays.stream(Kind.values()).filter(Kind::fault).filter(kind -> clusterFaults
+                || (kind != Kind.KAFKA_RESTART && kind != Kind.ZOOKEEPER_RESTART)).toList();
     }
 
     /** A history of {@code operations} operations with {@code faults} faults among them. */
@@ -118,20 +129,32 @@ public final class HistoryGenerator {
 
     private Step fault(Random random, List<History.BucketSpec> buckets) {
         long length = random.nextLong(dayMillis / 2, dayMillis * 2);
-        return switch (random.nextInt(clusterFaults ? 9 : 7)) {
-            case 0 -> new Step(0, Kind.RESTART_SERVICE, "", "", SERVICES.get(random.nextInt(SERVICES.size())) + "#"
-                    + random.nextInt(2),
-                    random.nextLong(0, dayMillis));
-            case 1 -> new Step(0, Kind.FILER_UNAVAILABLE, "", "", "", length);
-            case 2 -> new Step(0, Kind.FILER_SLOW, "", "", String.valueOf(50 + random.nextInt(250)), length);
-            case 3 -> new Step(0, Kind.GATEWAY_RETRY_LATER, buckets.get(random.nextInt(buckets.size())).name(),
-                    KEYS.get(random.nextInt(KEYS.size())), "", length);
-            case 4 -> new Step(0, Kind.GATEWAY_BLOCKED, buckets.get(random.nextInt(buckets.size())).name(),
-                    KEYS.get(random.nextInt(KEYS.size())), "", length);
-            case 5 -> new Step(0, Kind.GATEWAY_UNKNOWN, "", "", "", 1 + random.nextInt(3));
-            case 6 -> new Step(0, Kind.DLQ_REPLAY, "", "", "", 0);
-            case 7 -> new Step(0, Kind.KAFKA_RESTART, "", "", "", random.nextLong(0, dayMillis));
-            default -> new Step(0, Kind.ZOOKEEPER_RESTART, "", "", "", 0);
+        return switch (faultKinds.get(random.nextInt(faultKinds.size()))) {
+            case RESTART_SERVICE -> new Step(0, Kind.RESTART_SERVICE, "", "", SERVICES.get(random.nextInt(
+                    SERVICES.size())) + "#" + random.nextInt(2), random.nextLong(0, dayMillis));
+            case FILER_UNAVAILABLE -> new Step(0, Kind.FILER_UNAVAILABLE, "", "", "", length);
+            case FILER_SLOW -> new Step(0, Kind.FILER_SLOW, "", "", String.valueOf(50 + random.nextInt(250)), length);
+            case GATEWAY_RETRY_LATER -> new Step(0, Kind.GATEWAY_RETRY_LATER, buckets.get(random.nextInt(
+                    buckets.size())).name(), KEYS.get(random.nextInt(KEYS.size())), "", length);
+            case GATEWAY_BLOCKED -> new Step(0, Kind.GATEWAY_BLOCKED, buckets.get(random.nextInt(buckets.size()))
+                    .name(), KEYS.get(random.nextInt(KEYS.size())), "", length);
+            case GATEWAY_UNKNOWN -> new Step(0, Kind.GATEWAY_UNKNOWN, "", "", "", 1 + random.nextInt(3));
+            case DLQ_REPLAY -> new Step(0, Kind.DLQ_REPLAY, "", "", "", 0);
+            case CLOCK_SKEW -> clockSkew(random, length);
+            case KAFKA_RESTART -> new Step(0, Kind.KAFKA_RESTART, "", "", "", random.nextLong(0, dayMillis));
+            case ZOOKEEPER_RESTART -> new Step(0, Kind.ZOOKEEPER_RESTART, "", "", "", 0);
+            default -> throw new IllegalStateException("not a fault: " + faultKinds);
         };
+    }
+
+    /**
+     * A service instance's clock stepped ahead (up to three days: it would act early) or behind (up to a day: it acts
+     * late, within the grace), as an NTP step or a drifting VM clock would.
+     */
+    private Step clockSkew(Random random, long length) {
+        String instance = SERVICES.get(random.nextInt(SERVICES.size())) + "#" + random.nextInt(2);
+        long offset = random.nextInt(3) < 2 ? random.nextLong(dayMillis / 2, dayMillis * 3)
+                : -random.nextLong(dayMillis / 4, dayMillis);
+        return new Step(0, Kind.CLOCK_SKEW, "", "", instance + " " + offset, length);
     }
 }

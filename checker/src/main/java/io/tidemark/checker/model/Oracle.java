@@ -39,6 +39,8 @@ public final class Oracle {
     private final Map<String, List<VersionView>> keys = new LinkedHashMap<>();
     private final Map<String, Lock> locks = new HashMap<>();
     private final Map<String, Track> tracks = new HashMap<>();
+    /** When each noncurrent version became noncurrent: its successor's time when it first was one. */
+    private final Map<String, Instant> noncurrentSince = new HashMap<>();
     /** Open uploads, by their track's id. */
     private final Map<String, Upload> uploads = new HashMap<>();
     private final List<Finding> findings = new ArrayList<>();
@@ -168,7 +170,19 @@ public final class Oracle {
             for (VersionView gone : old) {
                 if (versions.stream().noneMatch(v -> v.versionId().equals(gone.versionId()))) {
                     tracks.remove(id(bucket, key, gone.versionId()));
+                    noncurrentSince.remove(id(bucket, key, gone.versionId()));
                 }
+            }
+        }
+        // A version becomes noncurrent when its successor is written, and stays noncurrent from that instant while it
+        // is not current again, whatever happens to that successor later (a null version replaced in a Suspended
+        // bucket): S3 counts noncurrent days from when the version became noncurrent.
+        for (int i = 0; i < versions.size(); i++) {
+            String id = id(bucket, key, versions.get(i).versionId());
+            if (versions.get(i).latest() || i == 0) {
+                noncurrentSince.remove(id);
+            } else {
+                noncurrentSince.putIfAbsent(id, versions.get(i - 1).modTime());
             }
         }
     }
@@ -183,7 +197,7 @@ public final class Oracle {
             String key = bucketAndKey.substring(split + 1);
             Bucket bucket = buckets.get(bucketName);
             List<ObjectVersion> states = states(key, versions, bucket == null ? BucketVersioning.OFF
-                    : bucket.versioning());
+                    : bucket.versioning(), versionId -> noncurrentSince.get(id(bucketName, key, versionId)));
             for (int i = 0; i < versions.size(); i++) {
                 String id = id(bucketName, key, versions.get(i).versionId());
                 Track track = tracks.computeIfAbsent(id, ignored -> new Track());
@@ -244,8 +258,13 @@ public final class Oracle {
         return due;
     }
 
-    /** The engine's view of each version of a key, from the gateway's newest-first list. */
-    static List<ObjectVersion> states(String key, List<VersionView> versions, BucketVersioning versioning) {
+    /**
+     * The engine's view of each version of a key, from the gateway's newest-first list.
+     *
+     * @param becameNoncurrent when a noncurrent version became so, or null for its successor's time
+     */
+    static List<ObjectVersion> states(String key, List<VersionView> versions, BucketVersioning versioning,
+                                      java.util.function.Function<String, Instant> becameNoncurrent) {
         List<ObjectVersion> states = new ArrayList<>();
         if (!versioning.versioned() && versions.size() == 1 && versions.get(0).versionId().equals("null")) {
             VersionView only = versions.get(0);
@@ -259,7 +278,8 @@ public final class Oracle {
                 states.add(new ObjectVersion(key, v.size(), v.tags(), v.modTime(), true, v.deleteMarker(),
                         v.versionId(), null, versions.size(), null));
             } else {
-                Instant successor = i == 0 ? null : versions.get(i - 1).modTime();
+                Instant known = becameNoncurrent.apply(v.versionId());
+                Instant successor = known != null ? known : i == 0 ? null : versions.get(i - 1).modTime();
                 states.add(new ObjectVersion(key, v.size(), v.tags(), v.modTime(), false, v.deleteMarker(),
                         v.versionId(), successor, versions.size(), rank++));
             }

@@ -10,7 +10,8 @@ import java.util.Locale;
  * @param bucket the bucket an operation or a gateway fault applies to ({@code ""} for cluster-wide faults)
  * @param key    the object key ({@code ""} when none)
  * @param arg    what the kind needs: the tags of a put, the version a change targets ({@code current},
- *               {@code noncurrent}, {@code oldest}), a versioning state, a rules document, a service name
+ *               {@code noncurrent}, {@code oldest}), a versioning state, a rules document, a service instance
+ *               ({@code name#n}; for a clock skew, followed by a space and the signed offset in milliseconds)
  * @param number a size for a put, a length in milliseconds for a pause, a retention or a fault, a selector among
  *               noncurrent versions
  */
@@ -20,7 +21,7 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
         PUT, DELETE, DELETE_VERSION, TAG, HOLD, RELEASE, RETAIN, VERSIONING, RULES, REMOVE_RULES, UPLOAD,
         COMPLETE_UPLOAD, ABORT_UPLOAD, WAIT,
         RESTART_SERVICE, FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN,
-        DLQ_REPLAY, KAFKA_RESTART, ZOOKEEPER_RESTART;
+        DLQ_REPLAY, CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART;
 
         public boolean fault() {
             return ordinal() >= RESTART_SERVICE.ordinal();
@@ -29,6 +30,20 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
 
     public boolean fault() {
         return kind.fault();
+    }
+
+    /** The service instance a {@link Kind#CLOCK_SKEW} applies to. */
+    public String skewedInstance() {
+        return arg.substring(0, arg.indexOf(' '));
+    }
+
+    /** How far a {@link Kind#CLOCK_SKEW} sets the instance's clock off: ahead when positive. */
+    public long skewMillis() {
+        return Long.parseLong(arg.substring(arg.indexOf(' ') + 1));
+    }
+
+    private static String signed(long millis) {
+        return millis >= 0 ? "+" + millis : String.valueOf(millis);
     }
 
     @Override
@@ -57,6 +72,8 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
                     + " ms, then the dead letters are replayed";
             case GATEWAY_UNKNOWN -> "fault: gateway fails the next " + number + " LifecycleDelete calls with UNKNOWN";
             case DLQ_REPLAY -> "fault: tidemark dlq replay";
+            case CLOCK_SKEW -> "fault: clock of " + skewedInstance() + " set " + signed(skewMillis()) + " ms off for "
+                    + number + " ms";
             case KAFKA_RESTART -> "fault: Kafka stopped, down " + number + " ms, started again";
             case ZOOKEEPER_RESTART -> "fault: ZooKeeper stopped and started again";
         };

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class HistoryGeneratorTest {
 
-    private final HistoryGenerator generator = new HistoryGenerator(2, 2_000, true);
+    private final HistoryGenerator generator = new HistoryGenerator(2, 2_000, HistoryGenerator.faultKinds(true));
 
     @Test
     void shouldMakeTheSameHistoryFromTheSameSeed() {

@@ -142,6 +142,25 @@ class OracleTest {
                 .returns(Finding.Kind.WRONGFUL_DELETE, Finding::kind).returns("v1", Finding::versionId);
     }
 
+    /**
+     * Found by the checker's first process run (seed 911): in a Suspended bucket a put replaces the null version that
+     * made an older version noncurrent. The older version became noncurrent when the first null version was written,
+     * and stays so (S3: "days since the object became noncurrent"; SeaweedFS stamps that instant on the version); the
+     * oracle timed it from the replacing null version instead and called a delete on time wrongful.
+     */
+    @Test
+    void shouldTimeANoncurrentVersionFromWhenItBecameNoncurrentThoughItsNullSuccessorIsReplaced() {
+        bucket(0, BucketVersioning.SUSPENDED, NONCURRENT_AFTER_1_DAY);
+        VersionView v1 = new VersionView("v1", false, false, at(0), 10, Map.of());
+        key(2, "k", new VersionView("null", true, false, at(2), 10, Map.of()), v1);
+        VersionView replaced = new VersionView("null", true, false, at(2.8), 10, Map.of());
+        key(2.8, "k", replaced, v1);
+        // Noncurrent since 2 s, so due at 3 s — not at 3.8 s, a day after the null version that replaced the first.
+        acted(3.2, "k", "v1", replaced);
+
+        assertThat(oracle.judge(trace, at(12)).findings()).isEmpty();
+    }
+
     @Test
     void shouldTimeANoncurrentVersionFromItsSuccessorAndRankItAmongTheNoncurrentOnes() {
         bucket(0, BucketVersioning.ENABLED, NONCURRENT_AFTER_1_DAY);

@@ -1,11 +1,15 @@
 package io.tidemark.devtools.check;
 
 import io.tidemark.checker.Checker;
+import io.tidemark.checker.model.HistoryGenerator;
+import io.tidemark.checker.model.Step;
+import io.tidemark.cli.ServicesMain;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -15,10 +19,10 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Runs the model-based lifecycle checker on this machine: random S3 histories generated from "
                 + "seeds (puts, overwrites, deletes, version deletes, tags on current and noncurrent versions, legal "
                 + "holds, retention, versioning toggled, multipart uploads, lifecycle rules added, edited and "
-                + "removed), faults woven in (a service restarted, the filer and gateway UNAVAILABLE or slow, the "
-                + "gateway answering RETRY_LATER, BLOCKED then a dead-letter replay, or UNKNOWN; a dlq replay; with "
-                + "--cluster-faults, Kafka and ZooKeeper restarts), the whole pipeline on a local cluster in this "
-                + "process, and an oracle — the rules engine alone — that reports wrongful deletes and lost "
+                + "removed), faults woven in (a service restarted, or killed with --processes; a service's clock set "
+                + "ahead or behind; the filer and gateway UNAVAILABLE or slow, the gateway answering RETRY_LATER, "
+                + "BLOCKED then a dead-letter replay, or UNKNOWN; a dlq replay; with --cluster-faults, Kafka and "
+                + "ZooKeeper restarts), the whole pipeline on a local cluster, and an oracle — the rules engine alone — that reports wrongful deletes and lost "
                 + "expirations, shrinking a failing history.",
             "Histories use seeds --seed, --seed+1, ... until --minutes have passed (one history when 0).",
             "Exit 0 when nothing was found; 1 otherwise. Takes minutes; a slice runs in the test suite."})
@@ -63,17 +67,46 @@ public final class CheckCommand implements Callable<Integer> {
                     + "while they are away is started again, as a supervisor would, and is not a finding.")
     private boolean clusterFaults;
 
+    @Option(names = "--fault-kinds", split = ",", paramLabel = "KIND",
+            description = "Draw faults from these kinds only, to aim a run at one defence: RESTART_SERVICE, "
+                    + "FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN, DLQ_REPLAY, "
+                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART (default: all, Kafka and ZooKeeper restarts with "
+                    + "--cluster-faults only, CLOCK_SKEW without --processes only).")
+    private List<Step.Kind> faultKinds;
+
+    @Option(names = "--processes",
+            description = "Run each service instance as a process of its own, as an operator does: a restart fault "
+                    + "is then a kill -9 (SIGKILL). Clocks are not skewed in this mode.")
+    private boolean processes;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        List<Step.Kind> kinds = faultKinds != null ? faultKinds : HistoryGenerator.faultKinds(clusterFaults).stream()
+                .filter(kind -> !processes || kind != Step.Kind.CLOCK_SKEW).toList();
+        if (kinds.stream().anyMatch(kind -> !kind.fault())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--fault-kinds takes faults only: " + kinds);
+        }
+        if (processes && kinds.contains(Step.Kind.CLOCK_SKEW)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "CLOCK_SKEW needs the services in the "
+                    + "checker's process (their clocks are skewed there): drop it or --processes");
+        }
+        if (processes) {
+            // A check stopped with Ctrl-C leaves no service process running.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants()
+                    .forEach(ProcessHandle::destroyForcibly), "check-children"));
+        }
         long first = seed == null ? System.currentTimeMillis() : seed;
         out.printf(Locale.ROOT, "check: first seed %d, %d operations and %d faults per history, day %d s, grace %d "
                 + "days (replay with --seed %d)%n", first, ops, faults, daySeconds, graceDays, first);
         out.flush();
         long deadline = System.nanoTime() + minutes * 60_000_000_000L;
         List<Checker.Summary> summaries = new ArrayList<>();
+        out.printf(Locale.ROOT, "check: faults drawn from %s; services %s%n", kinds,
+                processes ? "as processes (restarts are kill -9)" : "in this process");
         try (Checker checker = Checker.start(new Checker.Options(ops, faults, daySeconds, graceDays, 2, shrinkRuns,
-                instances, clusterFaults))) {
+                instances, kinds, processes ? ServicesMain.class : null))) {
+            out.printf(Locale.ROOT, "check: working in %s%n", checker.work());
             long next = first;
             do {
                 summaries.add(checker.check(List.of(next++), out));
