@@ -177,13 +177,18 @@ public final class Oracle {
         // A version becomes noncurrent when its successor is written, and stays noncurrent from that instant while it
         // is not current again, whatever happens to that successor later (a null version replaced in a Suspended
         // bucket): S3 counts noncurrent days from when the version became noncurrent.
-        for (int i = 0; i < versions.size(); i++) {
-            String id = id(bucket, key, versions.get(i).versionId());
-            if (versions.get(i).latest() || i == 0) {
+        // What makes a version noncurrent is the next version written after it (a put or a delete marker): the
+        // nearest newer by time, whatever place the gateway's list gives the null version.
+        Optional<VersionView> latest = versions.stream().filter(VersionView::latest).findFirst();
+        for (VersionView v : versions) {
+            String id = id(bucket, key, v.versionId());
+            if (v.latest()) {
                 noncurrentSince.remove(id);
-            } else {
-                noncurrentSince.putIfAbsent(id, versions.get(i - 1).modTime());
+                continue;
             }
+            Optional<Instant> next = versions.stream().map(VersionView::modTime).filter(m -> m.isAfter(v.modTime()))
+                    .min(Instant::compareTo).or(() -> latest.map(VersionView::modTime));
+            next.ifPresent(since -> noncurrentSince.putIfAbsent(id, since));
         }
     }
 

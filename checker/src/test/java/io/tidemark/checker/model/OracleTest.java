@@ -161,6 +161,24 @@ class OracleTest {
         assertThat(oracle.judge(trace, at(12)).findings()).isEmpty();
     }
 
+    /**
+     * Seed 1006: the gateway listed a versioned delete marker before the null delete marker that was latest; the
+     * oracle took the first listed for the newest, found the marker no successor, and called its removal on time
+     * wrongful. What makes a version noncurrent is the latest one written after it.
+     */
+    @Test
+    void shouldTimeANoncurrentVersionFromTheLatestThatDemotedItWhereverTheListPutsTheNullVersion() {
+        bucket(0, BucketVersioning.SUSPENDED, NONCURRENT_AFTER_1_DAY);
+        VersionView marker = new VersionView("m1", true, true, at(0), 0, Map.of());
+        key(0, "k", marker);
+        VersionView nullMarker = new VersionView("null", true, true, at(1), 0, Map.of());
+        VersionView demoted = new VersionView("m1", false, true, at(0), 0, Map.of());
+        key(1, "k", demoted, nullMarker);
+        acted(2.2, "k", "m1", nullMarker);
+
+        assertThat(oracle.judge(trace, at(12)).findings()).isEmpty();
+    }
+
     @Test
     void shouldTimeANoncurrentVersionFromItsSuccessorAndRankItAmongTheNoncurrentOnes() {
         bucket(0, BucketVersioning.ENABLED, NONCURRENT_AFTER_1_DAY);
