@@ -77,6 +77,7 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "tidemark-populator-state");
         try (Consumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
+            awaitSettled(consumer, consumerProperties, topics.populatorCheckpoint(), timeout);
             PopulatorCheckpoint[] last = new PopulatorCheckpoint[1];
             // An unreadable checkpoint is fatal: guessing an older one would publish events twice.
             readToEnd(consumer, topics.populatorCheckpoint(), timeout, null, (key, value) -> {
@@ -105,6 +106,45 @@ public record CommittedState(Optional<PopulatorCheckpoint> checkpoint, Map<Strin
                         + "move its position", foreign[0]);
             }
             return new CommittedState(Optional.ofNullable(last[0]), configs, tail, unreadable, foreign[0]);
+        }
+    }
+
+    /**
+     * Waits, at most {@code timeout}, until no transaction is pending on the checkpoint topic: its last stable offset
+     * has reached its end. A previous term's commit that the broker took just before it went away is completed when
+     * the coordinator comes back, and its markers may still be on their way after {@code initTransactions} returns:
+     * read before them, the checkpoint and the meta-log tail are those of the batch before, and that batch would be
+     * published twice (seen once in 28 builds, PopulatorResilienceTest, across a broker kill -9). Every populator
+     * transaction writes a checkpoint, so this topic alone tells whether the last one has settled.
+     */
+    private static void awaitSettled(Consumer<byte[], byte[]> committed, Map<String, Object> consumerProperties,
+                                     TopicSpec<String, PopulatorCheckpoint> checkpoints, Duration timeout) {
+        List<TopicPartition> partitions = IntStream.range(0, checkpoints.partitions())
+                .mapToObj(p -> new TopicPartition(checkpoints.name(), p)).toList();
+        Map<String, Object> props = KafkaClients.committedReader(consumerProperties);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "tidemark-populator-state-end");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (Consumer<byte[], byte[]> uncommitted = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            while (true) {
+                Map<TopicPartition, Long> end = uncommitted.endOffsets(partitions, timeout);
+                Map<TopicPartition, Long> stable = committed.endOffsets(partitions, timeout);
+                if (stable.equals(end)) {
+                    return;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    log.warn("a transaction on {} is still pending after {} ms (stable {}, end {}); reading what is "
+                            + "committed now", checkpoints.name(), timeout.toMillis(), stable, end);
+                    return;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new org.apache.kafka.common.errors.InterruptException(e);
+                }
+            }
         }
     }
 
