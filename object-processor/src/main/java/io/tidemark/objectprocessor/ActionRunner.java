@@ -74,14 +74,17 @@ final class ActionRunner {
         // Due-ness is judged on the filer's clock, which stamped the times it is computed from, taken before the rules
         // are read: a moment earlier than the check, never later.
         return caller.untilAnswered(filerTime::now).thenCompose(at -> caller.untilAnswered(() -> rules.of(bucket))
-                .thenCompose(kept -> RuleRecheck.check(task.task, task.kind, kept, at).allowed()
-                ? CompletableFuture.completedFuture(kept) : caller.untilAnswered(() -> rules.fresh(bucket)))
-                .thenCompose(now -> actOn(task, attempt, now, at)));
+                .thenCompose(kept -> {
+                    RuleRecheck.Result onKept = RuleRecheck.check(task.task, task.kind, kept, at);
+                    return onKept.allowed() ? actOn(task, attempt, kept, onKept, at)
+                            : caller.untilAnswered(() -> rules.fresh(bucket)).thenCompose(now -> actOn(task, attempt,
+                            now, RuleRecheck.check(task.task, task.kind, now, at), at));
+                }));
     }
 
     /** The rules' answer at the filer's time {@code at}; then the version's role and rank, and the gateway's. */
-    private CompletableFuture<Decision> actOn(PendingTask task, int attempt, CurrentRules.Now now, Instant at) {
-        RuleRecheck.Result recheck = RuleRecheck.check(task.task, task.kind, now, at);
+    private CompletableFuture<Decision> actOn(PendingTask task, int attempt, CurrentRules.Now now,
+                                              RuleRecheck.Result recheck, Instant at) {
         if (recheck.stale() != null) {
             return CompletableFuture.completedFuture(OutcomePolicy.ruleChanged(recheck.stale()));
         }

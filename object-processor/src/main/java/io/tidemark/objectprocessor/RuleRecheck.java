@@ -43,52 +43,43 @@ final class RuleRecheck {
 
     /** Whether the current rules ask for the task at {@code at}, the filer's time. */
     static Result check(ObjectTask task, ActionKind kind, CurrentRules.Now now, Instant at) {
-        return stale(task, kind, now).map(why -> new Result(why, null)).orElseGet(() -> {
-            Instant due = dueAt(task, kind, now);
-            return at.isBefore(due) ? new Result(null, due) : Result.ALLOWED;
-        });
-    }
-
-    /** Why the task must not run under the current rules at any time, or empty when they still ask for it. */
-    private static Optional<String> stale(ObjectTask task, ActionKind kind, CurrentRules.Now now) {
         String bucket = task.target().bucket();
         if (!now.exists()) {
-            return Optional.of("bucket " + bucket + " no longer exists");
+            return stale("bucket " + bucket + " no longer exists");
         }
         if (now.rules().isEmpty()) {
-            return Optional.of(now.invalid() == null ? "bucket " + bucket + " has no lifecycle configuration now"
+            return stale(now.invalid() == null ? "bucket " + bucket + " has no lifecycle configuration now"
                     : "bucket " + bucket + "'s lifecycle configuration is invalid now (" + now.invalid() + ")");
         }
         ObjectTask.Details details = task.details();
         if (details == null || details.ruleId() == null || details.ruleHash() == null) {
-            return Optional.of("the task names no rule, so none can be found to allow it");
+            return stale("the task names no rule, so none can be found to allow it");
         }
         RuleSet rules = now.rules().get();
         Optional<CompiledRule> named = rules.rule(details.ruleId());
         if (named.isEmpty()) {
-            return Optional.of("rule \"" + details.ruleId() + "\" is no longer in the configuration");
+            return stale("rule \"" + details.ruleId() + "\" is no longer in the configuration");
         }
         CompiledRule rule = named.get();
         if (!rule.hash().toHex().equals(details.ruleHash())) {
-            return Optional.of("rule \"" + details.ruleId() + "\" was changed (hash " + details.ruleHash() + " is now "
+            return stale("rule \"" + details.ruleId() + "\" was changed (hash " + details.ruleHash() + " is now "
                     + rule.hash().toHex() + ")");
         }
         if (!rule.enabled()) {
-            return Optional.of("rule \"" + details.ruleId() + "\" is disabled");
+            return stale("rule \"" + details.ruleId() + "\" is disabled");
         }
         if (!rule.kinds().contains(kind)) {
-            return Optional.of("rule \"" + details.ruleId() + "\" has no " + kind + " action");
+            return stale("rule \"" + details.ruleId() + "\" has no " + kind + " action");
         }
-        if (due(task, kind, rule, rules).isEmpty()) {
-            return Optional.of("rule \"" + details.ruleId() + "\" gives no due time for this task");
+        Optional<Instant> due = due(task, kind, rule, rules);
+        if (due.isEmpty()) {
+            return stale("rule \"" + details.ruleId() + "\" gives no due time for this task");
         }
-        return Optional.empty();
+        return at.isBefore(due.get()) ? new Result(null, due.get()) : Result.ALLOWED;
     }
 
-    /** The due instant of a task {@link #stale} found its rule for. */
-    private static Instant dueAt(ObjectTask task, ActionKind kind, CurrentRules.Now now) {
-        RuleSet rules = now.rules().orElseThrow();
-        return due(task, kind, rules.rule(task.details().ruleId()).orElseThrow(), rules).orElseThrow();
+    private static Result stale(String why) {
+        return new Result(why, null);
     }
 
     private static Optional<Instant> due(ObjectTask task, ActionKind kind, CompiledRule rule, RuleSet rules) {
