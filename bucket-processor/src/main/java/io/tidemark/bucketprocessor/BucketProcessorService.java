@@ -95,7 +95,7 @@ public final class BucketProcessorService extends ManagedService {
         });
         // Due-ness is judged on the filer's clock, which stamped what it is computed from (invariant 7): a host whose
         // clock runs ahead would send tasks early (the object processor holds those), one behind would walk past them.
-        FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, FilerClock.DEFAULT_MAX_AGE);
+        FilerClock filerTime = FilerClock.of(filer, clock, FilerClock.DEFAULT_MAX_AGE);
         PageWorker pages = new PageWorker(EntryLister.of(filer), filer.bucketsDirectory(),
                 ShardFunction.withBits(config.shardBits()), settings.pageSize(), config.ruleReader(),
                 filerTime::nowBlocking);

@@ -26,7 +26,7 @@ public final class WholeWalk {
     public static Totals run(FilerClient filer, String bucketsDirectory, String bucket, BucketTask.Mode mode,
                              int shardBits, int pageSize, RuleReader reader, Clock clock) {
         // The filer's clock read afresh for every page: a walk of an emulator whose clock a bench moves stays right.
-        FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, Duration.ZERO);
+        FilerClock filerTime = FilerClock.of(filer, clock, Duration.ZERO);
         PageWorker worker = new PageWorker(EntryLister.of(filer), bucketsDirectory, ShardFunction.withBits(shardBits),
                 pageSize, reader, filerTime::nowBlocking);
         BucketTask task = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),

@@ -102,7 +102,7 @@ public final class ObjectProcessorService extends ManagedService {
         });
         resources.own("checks", checks::shutdownNow);
         DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);
-        FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, FilerClock.DEFAULT_MAX_AGE);
+        FilerClock filerTime = FilerClock.of(filer, clock, FilerClock.DEFAULT_MAX_AGE);
         resources.own("clock skew gauge", Metrics.bind(meters, filerTime));
         // Read on a schedule too, so that the gauge (and the log line on a skew) follows the clocks when no task comes.
         scheduler.scheduleWithFixedDelay(() -> filerTime.now().exceptionally(error -> null), 0,

@@ -64,7 +64,7 @@ public final class MetaLogTailer {
         this.rules = rules;
         this.shards = shards;
         this.clock = clock;
-        this.filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, Duration.ZERO);
+        this.filerTime = FilerClock.of(filer, clock, Duration.ZERO);
         this.metrics = metrics;
     }
 

@@ -121,7 +121,7 @@ public final class ReplayStreamsService extends ManagedService {
         // a task fired early meanwhile is held by the object processor until it is due.
         FilerClient filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS),
                 config.grpcTls(), config.grpcDeadline()));
-        FilerClock filerTime = new FilerClock(filer::pingAsync, clock, System::nanoTime, FilerClock.DEFAULT_MAX_AGE);
+        FilerClock filerTime = FilerClock.of(filer, clock, FilerClock.DEFAULT_MAX_AGE);
         Clock filerClock = filerTime.asClock();
         ScheduledExecutorService readings = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "replay-streams-filer-clock");

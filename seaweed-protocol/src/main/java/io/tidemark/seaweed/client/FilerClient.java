@@ -2,6 +2,7 @@ package io.tidemark.seaweed.client;
 
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
@@ -211,24 +212,11 @@ public final class FilerClient extends GrpcClient {
         if (known != null) {
             return CompletableFuture.completedFuture(known);
         }
-        CompletableFuture<String> result = new CompletableFuture<>();
-        Futures.addCallback(SeaweedFilerGrpc.newFutureStub(channel)
-                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
-                .getFilerConfiguration(GetFilerConfigurationRequest.getDefaultInstance()), new FutureCallback<>() {
-                    @Override
-                    public void onSuccess(GetFilerConfigurationResponse response) {
-                        bucketsDirectory = bucketsDirectoryOf(response);
-                        result.complete(bucketsDirectory);
-                    }
-
-                    @Override
-                    public void onFailure(Throwable error) {
-                        result.completeExceptionally(new SeaweedCallException("GetFilerConfiguration",
-                                error instanceof StatusRuntimeException e ? e
-                                        : Status.fromThrowable(error).asRuntimeException()));
-                    }
-                }, MoreExecutors.directExecutor());
-        return result;
+        return answered("GetFilerConfiguration", futureStub()
+                .getFilerConfiguration(GetFilerConfigurationRequest.getDefaultInstance())).thenApply(response -> {
+                    bucketsDirectory = bucketsDirectoryOf(response);
+                    return bucketsDirectory;
+                });
     }
 
     /**
@@ -236,22 +224,28 @@ public final class FilerClient extends GrpcClient {
      * {@code stop_time_ns}, taken as it handled the call). Fails with a {@link SeaweedCallException}.
      */
     public CompletableFuture<PingResponse> pingAsync() {
-        CompletableFuture<PingResponse> result = new CompletableFuture<>();
-        Futures.addCallback(SeaweedFilerGrpc.newFutureStub(channel)
-                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
-                .ping(PingRequest.getDefaultInstance()), new FutureCallback<>() {
-                    @Override
-                    public void onSuccess(PingResponse response) {
-                        result.complete(response);
-                    }
+        return answered("Ping", futureStub().ping(PingRequest.getDefaultInstance()));
+    }
 
-                    @Override
-                    public void onFailure(Throwable error) {
-                        result.completeExceptionally(new SeaweedCallException("Ping",
-                                error instanceof StatusRuntimeException e ? e
-                                        : Status.fromThrowable(error).asRuntimeException()));
-                    }
-                }, MoreExecutors.directExecutor());
+    private SeaweedFilerGrpc.SeaweedFilerFutureStub futureStub() {
+        return SeaweedFilerGrpc.newFutureStub(channel).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** A unary call's answer, or its failure as a {@link SeaweedCallException} naming {@code call}. */
+    private static <T> CompletableFuture<T> answered(String call, ListenableFuture<T> future) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Futures.addCallback(future, new FutureCallback<>() {
+            @Override
+            public void onSuccess(T response) {
+                result.complete(response);
+            }
+
+            @Override
+            public void onFailure(Throwable error) {
+                result.completeExceptionally(new SeaweedCallException(call, error instanceof StatusRuntimeException e
+                        ? e : Status.fromThrowable(error).asRuntimeException()));
+            }
+        }, MoreExecutors.directExecutor());
         return result;
     }
 

@@ -68,6 +68,11 @@ public final class FilerClock {
         this.maxAgeNanos = maxAge.toNanos();
     }
 
+    /** The clock of the filer {@code filer} talks to, read with its {@code Ping}, carried on {@link System#nanoTime}. */
+    public static FilerClock of(FilerClient filer, Clock local, Duration maxAge) {
+        return new FilerClock(filer::pingAsync, local, System::nanoTime, maxAge);
+    }
+
     /**
      * The earliest the filer's clock can show now. Carried forward from the last reading while it is younger than the
      * maximum age; otherwise from a new one, which concurrent callers share. When the {@code Ping} fails, an old
