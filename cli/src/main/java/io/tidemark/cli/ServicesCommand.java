@@ -1,6 +1,9 @@
 package io.tidemark.cli;
 
 import io.tidemark.cli.config.ConfigCommand;
+import io.tidemark.cli.control.BucketCommand;
+import io.tidemark.cli.control.PauseCommand;
+import io.tidemark.cli.control.ResumeCommand;
 import io.tidemark.cli.dlq.DlqCommand;
 import io.tidemark.cli.objectprocessor.ObjectProcessorCommand;
 import io.tidemark.cli.platform.TopicsCommand;
@@ -25,6 +28,7 @@ import picocli.CommandLine.Command;
                 + "emulator and the benchmarks).",
         subcommands = {PopulatorCommand.class, ReplayStreamsCommand.class, ObjectProcessorCommand.class,
             BucketProcessorCommand.class, ConductorCommand.class, TopicsCommand.class, StatusCommand.class,
-            DlqCommand.class, ConfigCommand.class, RulesCommand.class})
+            DlqCommand.class, ConfigCommand.class, RulesCommand.class, PauseCommand.class, ResumeCommand.class,
+            BucketCommand.class})
 public final class ServicesCommand extends CommandGroup {
 }

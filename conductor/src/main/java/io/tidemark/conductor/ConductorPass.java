@@ -4,7 +4,10 @@ import io.tidemark.messages.BucketTask;
 import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicSpec;
+import io.tidemark.zookeeper.ControlFlag;
+import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleBuckets;
+import io.tidemark.zookeeper.LifecycleControls;
 import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.WalkState;
 import io.tidemark.zookeeper.WalkStates;
@@ -26,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One walker pass. Takes the walker lock (a second conductor skips or waits, never overlaps); checks the backlog
  * of the bucket-processor and object-processor groups (skipping the pass above the limit, so walks never pile onto
- * work not yet done); then, for each registered bucket whose rules need walks and whose previous walk is not under
+ * work not yet done) and the operators' pause (a paused cluster seeds nothing, a paused bucket is passed over); then,
+ * for each registered bucket whose rules need walks and whose previous walk is not under
  * way, records the new walk in ZooKeeper and publishes its first steady bucket task.
  */
 final class ConductorPass {
@@ -72,11 +76,11 @@ final class ConductorPass {
         InterProcessMutex lock = new InterProcessMutex(zookeeper, ZooKeeperPaths.CONDUCTOR_LOCK);
         try {
             if (!lock.acquire(settings.lockWait().toMillis(), TimeUnit.MILLISECONDS)) {
-                return new PassReport(PassOutcome.SKIPPED_LOCK, List.of(), List.of(), 0, -1,
+                return new PassReport(PassOutcome.SKIPPED_LOCK, List.of(), List.of(), List.of(), 0, -1,
                         "another conductor holds the walker lock");
             }
         } catch (Exception e) {
-            return new PassReport(PassOutcome.FAILED, List.of(), List.of(), 0, -1,
+            return new PassReport(PassOutcome.FAILED, List.of(), List.of(), List.of(), 0, -1,
                     "cannot take the walker lock: " + e.getMessage());
         }
         try {
@@ -110,6 +114,20 @@ final class ConductorPass {
     }
 
     private PassReport seed() {
+        Controls controls;
+        try {
+            controls = new LifecycleControls(zookeeper).read();
+        } catch (Exception e) {
+            // A pause may be among what cannot be read: seeding nothing is the safe side.
+            return new PassReport(PassOutcome.FAILED, List.of(), List.of(), List.of(), 0, -1,
+                    "cannot read the operators' controls (pause): " + e.getMessage());
+        }
+        if (controls.clusterPause().isPresent()) {
+            ControlFlag pause = controls.clusterPause().get();
+            return new PassReport(PassOutcome.SKIPPED_PAUSED, List.of(), List.of(), List.of(), 0, -1,
+                    "the cluster is paused since " + pause.since() + " by " + pause.by()
+                            + (pause.reason() == null ? "" : ": " + pause.reason()));
+        }
         long backlog = -1;
         if (settings.maxBacklog() >= 0) {
             try {
@@ -118,14 +136,15 @@ final class ConductorPass {
                     metrics.backlog(gate.id(), groupBacklog);
                     backlog = Math.max(backlog, groupBacklog);
                     if (groupBacklog > settings.maxBacklog()) {
-                        return new PassReport(PassOutcome.SKIPPED_BACKLOG, List.of(), List.of(), 0, groupBacklog,
+                        return new PassReport(PassOutcome.SKIPPED_BACKLOG, List.of(), List.of(), List.of(), 0,
+                                groupBacklog,
                                 gate.id() + " has " + groupBacklog + " records to consume on "
                                         + String.join(", ", gate.topics())
                                         + ", more than " + settings.maxBacklog());
                     }
                 }
             } catch (Exception e) {
-                return new PassReport(PassOutcome.FAILED, List.of(), List.of(), 0, -1,
+                return new PassReport(PassOutcome.FAILED, List.of(), List.of(), List.of(), 0, -1,
                         "cannot read the consumer groups' backlog: " + e.getMessage());
             }
         }
@@ -133,12 +152,18 @@ final class ConductorPass {
         WalkStates walks = new WalkStates(zookeeper);
         List<String> seeded = new ArrayList<>();
         List<String> underWay = new ArrayList<>();
+        List<String> paused = new ArrayList<>();
         List<Future<?>> sends = new ArrayList<>();
         int notWalked = 0;
         try {
             for (var node : registry.readAll().entrySet()) {
                 String bucket = node.getKey();
                 Optional<RegistryEntry> entry = node.getValue();
+                if (controls.paused(bucket)) {
+                    // Its tasks would only wait at the object processors: the first pass after its resume walks it.
+                    paused.add(bucket);
+                    continue;
+                }
                 Optional<BucketTask> resumed = resumeFailed(walks, bucket);
                 if (resumed.isPresent()) {
                     // A walk that stopped on a page it could not walk is taken up again from that page, whatever the
@@ -175,11 +200,11 @@ final class ConductorPass {
                 send.get(30, TimeUnit.SECONDS);
             }
         } catch (Exception e) {
-            return new PassReport(PassOutcome.FAILED, seeded, underWay, notWalked, backlog,
+            return new PassReport(PassOutcome.FAILED, seeded, underWay, paused, notWalked, backlog,
                     "seeding stopped: " + e.getMessage() + "; buckets recorded as seeded but not sent are walked "
                             + "again once their walk counts as stale");
         }
         metrics.seeded(seeded.size(), underWay.size());
-        return new PassReport(PassOutcome.RAN, seeded, underWay, notWalked, backlog, null);
+        return new PassReport(PassOutcome.RAN, seeded, underWay, paused, notWalked, backlog, null);
     }
 }

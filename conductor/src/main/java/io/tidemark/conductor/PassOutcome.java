@@ -8,6 +8,8 @@ public enum PassOutcome {
     SKIPPED_LOCK(3),
     /** A consumer group's backlog was above the limit: nothing was seeded. */
     SKIPPED_BACKLOG(4),
+    /** The whole cluster is paused ({@code tidemark pause}): nothing was seeded. */
+    SKIPPED_PAUSED(5),
     /** The pass failed (ZooKeeper or Kafka unreachable, a task not accepted). */
     FAILED(1);
 

@@ -17,13 +17,17 @@ import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.WalkState;
 import io.tidemark.zookeeper.WalkStates;
+import io.tidemark.zookeeper.ControlFlag;
+import io.tidemark.zookeeper.LifecycleControls;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import io.tidemark.zookeeper.ZooKeeperPaths;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -118,6 +122,32 @@ class ConductorPassTest {
             assertThat(alpha.scanId()).isEqualTo(tasks.get(0).details().scanId());
             assertThat(alpha.finishedAt()).isNull();
         }
+    }
+
+    @Test
+    void shouldSeedNoWalkWhileTheClusterIsPausedAndPassOverAPausedBucket(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        TidemarkConfig config = config(cluster, ns, "paused", Map.of());
+        register(config);
+        ControlFlag flag = new ControlFlag(Instant.parse("2026-11-26T12:00:00Z"), "ops@host", "migration");
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config);
+             Conductor conductor = Conductor.open(config, Clock.systemUTC(), new SimpleMeterRegistry())) {
+            LifecycleControls controls = new LifecycleControls(zk.client());
+            controls.pause(Optional.empty(), flag);
+            PassReport paused = conductor.runPass();
+            assertThat(paused.outcome()).isEqualTo(PassOutcome.SKIPPED_PAUSED);
+            assertThat(paused.detail()).contains("paused since 2026-11-26T12:00:00Z by ops@host: migration");
+            assertThat(paused.seeded()).isEmpty();
+
+            controls.resume(Optional.empty());
+            controls.pause(Optional.of("alpha"), flag);
+            PassReport pass = conductor.runPass();
+            assertThat(pass.outcome()).isEqualTo(PassOutcome.RAN);
+            assertThat(pass.seeded()).containsExactly("beta");
+            assertThat(pass.paused()).containsExactly("alpha");
+            assertThat(pass.summary()).contains("paused=1");
+        }
+        assertThat(seededTasks(config)).extracting(t -> t.target().bucket()).containsExactly("beta");
     }
 
     /**

@@ -3,6 +3,9 @@ package io.tidemark.devtools;
 import io.tidemark.cli.CommandGroup;
 import io.tidemark.cli.TidemarkVersion;
 import io.tidemark.cli.config.ConfigCommand;
+import io.tidemark.cli.control.BucketCommand;
+import io.tidemark.cli.control.PauseCommand;
+import io.tidemark.cli.control.ResumeCommand;
 import io.tidemark.cli.dlq.DlqCommand;
 import io.tidemark.cli.objectprocessor.ObjectProcessorCommand;
 import io.tidemark.cli.platform.TopicsCommand;
@@ -34,7 +37,7 @@ import picocli.CommandLine;
             LocalClusterCommand.class, TopicsCommand.class, ConfigCommand.class, PopulatorCommand.class,
             ReplayStreamsCommand.class, ObjectProcessorCommand.class, ConductorCommand.class,
             BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, CheckCommand.class,
-            PipelineBenchCommand.class})
+            PipelineBenchCommand.class, PauseCommand.class, ResumeCommand.class, BucketCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 
     /**

@@ -18,7 +18,8 @@ import java.util.function.LongSupplier;
  * longer ask for ends as NOOP_RULE_CHANGED, architecture.md, invariant 5; one they ask for later, judged on the filer's
  * clock, waits as NOT_DUE_YET, invariant 7), a noncurrent version's role and rank against
  * a fresh read of its key (NOOP_VERSION_CHANGED), an abort against the uploads a completion left behind, and only then
- * is the gateway called, once: a call it did not answer is made again only after the same checks again. The result is
+ * is the gateway called, once — unless the bucket was paused meanwhile (HOLD) or is in dry run (DRY_RUN, recorded and
+ * not sent), which is looked at last, the moment before the call: a call it did not answer is made again only after the same checks again. The result is
  * the loop's {@link Decision}; the future fails only when the attempt ended without any answer (the processor is
  * stopping).
  */
@@ -31,12 +32,14 @@ final class ActionRunner {
     private final OutcomePolicy policy;
     private final Executor blockingChecks;
     private final FilerClock filerTime;
+    private final BucketControls controls;
     private final LongSupplier nanoTime;
     /** When each attempt under way began (transport retries included), for the oldest-call gauge. */
     private final ConcurrentHashMap<PendingTask, Long> started = new ConcurrentHashMap<>();
 
     ActionRunner(CurrentRules rules, UploadLeftovers uploads, VersionCheck versions, DeleteCaller caller,
-                 OutcomePolicy policy, Executor blockingChecks, FilerClock filerTime, LongSupplier nanoTime) {
+                 OutcomePolicy policy, Executor blockingChecks, FilerClock filerTime, BucketControls controls,
+                 LongSupplier nanoTime) {
         this.rules = rules;
         this.uploads = uploads;
         this.versions = versions;
@@ -44,6 +47,7 @@ final class ActionRunner {
         this.policy = policy;
         this.blockingChecks = blockingChecks;
         this.filerTime = filerTime;
+        this.controls = controls;
         this.nanoTime = nanoTime;
     }
 
@@ -98,7 +102,20 @@ final class ActionRunner {
                 ? CompletableFuture.completedFuture(OutcomePolicy.versionChanged(changed.get()))
                 : leftoverCheck(task).thenCompose(shared -> shared.isPresent()
                 ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
-                : caller.callOnce(task.request).thenCompose(response -> answered(task, response, attempt))));
+                : call(task, attempt)));
+    }
+
+    /** The call itself, unless the operators' controls say otherwise at this very moment. */
+    private CompletableFuture<Decision> call(PendingTask task, int attempt) {
+        String bucket = task.task.target().bucket();
+        switch (controls.gate(bucket)) {
+            case HOLD:
+                return CompletableFuture.completedFuture(OutcomePolicy.paused(bucket));
+            case DRY_RUN:
+                return CompletableFuture.completedFuture(OutcomePolicy.dryRun(task.task));
+            default:
+                return caller.callOnce(task.request).thenCompose(response -> answered(task, response, attempt));
+        }
     }
 
     /**

@@ -38,6 +38,8 @@ public final class ObjectProcessorMetrics {
     private final Counter offsetsLost;
     private volatile double rate;
     private volatile double oldestCall;
+    private final AtomicInteger pausedTasks = new AtomicInteger();
+    private volatile boolean controlsKnown = true;
 
     public ObjectProcessorMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -66,6 +68,12 @@ public final class ObjectProcessorMetrics {
         offsetsLost = Counter.builder("tidemark.object.processor.offsets.lost")
                 .description("Partitions whose committed position was no longer in the log (retention deleted "
                         + "unprocessed tasks): the consumer resumed at the oldest task left").register(registry);
+        Gauge.builder("tidemark.object.processor.paused.tasks", pausedTasks, AtomicInteger::get)
+                .description("Tasks held because their bucket or the cluster is paused (or the controls are unknown)")
+                .register(registry);
+        Gauge.builder("tidemark.object.processor.controls.known", this, m -> m.controlsKnown ? 1 : 0)
+                .description("1 while the operators' controls (pause, dry run) are known; 0 holds every task")
+                .register(registry);
         Gauge.builder("tidemark.object.processor.rate.share", this, m -> m.rate)
                 .description("This instance's share of the group's deletes per second (0: no limit)").register(registry);
     }
@@ -138,6 +146,15 @@ public final class ObjectProcessorMetrics {
         buffered.set(n);
     }
 
+    void paused(int tasks, boolean known) {
+        pausedTasks.set(tasks);
+        controlsKnown = known;
+    }
+
+    public int pausedTasks() {
+        return pausedTasks.get();
+    }
+
     void partitions(int n) {
         partitions.set(n);
     }
@@ -173,10 +190,11 @@ public final class ObjectProcessorMetrics {
 
     public String statusLine() {
         return String.format(Locale.ROOT, "object-processor: partitions=%d in-flight=%d buffered=%d done=%d noop=%d "
-                        + "rule-changed=%d skipped-lock=%d key-walks=%d parked=%d rate=%.1f/s", partitions.get(),
+                        + "rule-changed=%d skipped-lock=%d key-walks=%d parked=%d dry-run=%d paused=%d rate=%.1f/s",
+                partitions.get(),
                 inFlight.get(), buffered.get(), finishedCount("DONE"), finishedCount("NOOP_RESOLVED"),
                 finishedCount(OutcomePolicy.NOOP_RULE_CHANGED), finishedCount("SKIPPED_OBJECT_LOCK"),
-                walksRequested.sum(), parked.sum(), rate);
+                walksRequested.sum(), parked.sum(), finishedCount(OutcomePolicy.DRY_RUN), pausedTasks.get(), rate);
     }
 
     private Counter counter(Map<String, Counter> cache, String name, String description, String kind, String outcome) {

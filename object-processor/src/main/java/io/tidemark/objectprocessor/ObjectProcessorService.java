@@ -14,6 +14,8 @@ import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.ControlsWatch;
+import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -33,8 +35,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code tidemark object-processor}: one member of the consumer group {@code <prefix>object-processor}, running a
- * {@link TaskLoop} on a thread of its own. It talks to the S3 gateway (LifecycleDelete) and to the filer (each bucket's
- * rules as they are now, and the listings an abort is checked with). Ready once the loop polls; a failure of the loop
+ * {@link TaskLoop} on a thread of its own. It talks to the S3 gateway (LifecycleDelete), to the filer (each bucket's
+ * rules as they are now, and the listings an abort is checked with) and to ZooKeeper (the operators' pause and dry
+ * run). Ready once the loop polls; a failure of the loop
  * (Kafka refusing the audit trail) fails the service. SIGTERM lets calls in flight finish within half the shutdown
  * timeout, commits what finished, and leaves the group.
  */
@@ -101,6 +104,9 @@ public final class ObjectProcessorService extends ManagedService {
             return t;
         });
         resources.own("checks", checks::shutdownNow);
+        // Pause and dry run, as operators set them: followed by a watch, and every task held until they are known.
+        ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
+        BucketControls controls = BucketControls.following(resources.own(ControlsWatch.start(zookeeper)));
         DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);
         FilerClock filerTime = FilerClock.of(filer, clock, FilerClock.DEFAULT_MAX_AGE);
         resources.own("clock skew gauge", Metrics.bind(meters, filerTime));
@@ -111,11 +117,11 @@ public final class ObjectProcessorService extends ManagedService {
                 new CurrentRules(filer, config.ruleReader(), settings.rulesMaxAge(), System::nanoTime),
                 new UploadLeftovers(filer), new VersionCheck(filer), caller,
                 new OutcomePolicy(settings.retryLaterMaxAttempts(), settings.faultMaxAttempts()), checks, filerTime,
-                System::nanoTime);
+                controls, System::nanoTime);
         loop = new TaskLoop(consumer, topics.objectTasks().name(),
                 new TaskDecoder(topics.objectTasks().valueSerde().deserializer()), caller, runner,
                 new TaskRecorder(producer, topics.lifecycleEvents(), topics.objectTasksDlq(), topics.bucketTasks()),
-                settings, metrics, scheduler, clock);
+                settings, metrics, scheduler, clock, controls);
         worker = startWorker("object-processor-loop", () -> loop.run(() -> running));
         resources.own(CommittedLagGauge.start(config.adminProperties(), meters,
                 ConsumerGroups.from(config).objectProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL));

@@ -29,7 +29,8 @@ import java.util.Set;
  */
 final class OutcomePolicy {
 
-    enum Verdict { COMPLETE, RETRY_LATER, PARK }
+    /** HOLD: the bucket is paused; the task waits, unrecorded and uncounted, until it is resumed. */
+    enum Verdict { COMPLETE, RETRY_LATER, PARK, HOLD }
 
     /**
      * @param outcome     the outcome's name as recorded in metrics, audit and dead letters
@@ -52,6 +53,8 @@ final class OutcomePolicy {
     static final String UPLOAD_COMPLETED_LEFTOVER = "UPLOAD_COMPLETED_LEFTOVER";
     static final String NOOP_VERSION_CHANGED = "NOOP_VERSION_CHANGED";
     static final String NOT_DUE_YET = "NOT_DUE_YET";
+    static final String PAUSED = "PAUSED";
+    static final String DRY_RUN = "DRY_RUN";
     /** The longest an early task waits before its rules are checked again (they may have changed meanwhile). */
     static final Duration EARLY_WAIT_MAX = Duration.ofMinutes(1);
     /** Past the due instant by this much, so that the next check finds it due rather than a hair early. */
@@ -109,6 +112,21 @@ final class OutcomePolicy {
         return new Decision(Verdict.RETRY_LATER, NOT_DUE_YET, "not due under rule \"" + ruleId + "\" until " + due
                 + " by the filer's clock, " + filerNow + " now", false,
                 early.compareTo(EARLY_WAIT_MAX) > 0 ? EARLY_WAIT_MAX : early);
+    }
+
+    /** The bucket, or the whole cluster, is paused (or the controls are unknown): the task waits for a resume. */
+    static Decision paused(String bucket) {
+        return new Decision(Verdict.HOLD, PAUSED, "bucket " + bucket + " is paused");
+    }
+
+    /**
+     * The bucket is in dry run: the task passed every check the processor makes and is recorded, not carried out. The
+     * gateway's own checks (the entry's identity, object lock) are not made: a DRY_RUN says what would have been asked.
+     */
+    static Decision dryRun(ObjectTask task) {
+        return new Decision(Verdict.COMPLETE, DRY_RUN, "dry run: " + task.action() + " of " + task.target().objectPath()
+                + (task.target().versionId() == null || task.target().versionId().isEmpty() ? ""
+                : " version " + task.target().versionId()) + " not sent to the gateway");
     }
 
     /**

@@ -9,11 +9,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * task held by RETRY_LATER holds its partition's cursor (visible as lag) while other objects go on. A revoked
  * partition's unfinished tasks are simply left to the next owner, which repeats them: the gateway's identity check
  * makes a repeated delete a NOOP.
+ *
+ * <p>A task of a paused bucket (or of any bucket while the cluster is paused or the controls are unknown) is held
+ * before it is called, unrecorded, and looked at again whenever the controls change: held, it holds its partition's
+ * cursor like any unfinished task, so a pause shows as lag and loses nothing.
  */
 public final class TaskLoop implements ConsumerRebalanceListener {
 
@@ -56,9 +63,15 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final ScheduledExecutorService scheduler;
     private final Clock clock;
     private final IntervalFunction retryLaterBackoff;
+    private final BucketControls controls;
 
     private final Map<TopicPartition, PartitionWork> work = new HashMap<>();
     private final ArrayDeque<PendingTask> ready = new ArrayDeque<>();
+    /** Tasks held by a pause, looked at again when the controls change. */
+    private final List<PendingTask> paused = new ArrayList<>();
+    /** Buckets whose hold was logged since the controls last changed: one line per bucket, not per task. */
+    private final Set<String> holdLogged = new HashSet<>();
+    private long controlsSeen;
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final Semaphore arrived = new Semaphore(0);
     private final OffsetCommits commits;
@@ -72,7 +85,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
 
     TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
              ActionRunner runner, TaskRecorder recorder, ObjectProcessorSettings settings,
-             ObjectProcessorMetrics metrics, ScheduledExecutorService scheduler, Clock clock) {
+             ObjectProcessorMetrics metrics, ScheduledExecutorService scheduler, Clock clock, BucketControls controls) {
         this.consumer = consumer;
         this.topic = topic;
         this.decoder = decoder;
@@ -82,6 +95,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         this.metrics = metrics;
         this.scheduler = scheduler;
         this.clock = clock;
+        this.controls = controls;
+        this.controlsSeen = controls.changes();
         this.commits = new OffsetCommits(consumer, settings.commitInterval());
         this.rateShare = new RateShare(settings.deletesPerSecond(), caller, metrics);
         this.retryLaterBackoff = IntervalFunction.ofExponentialRandomBackoff(settings.retryBackoffInitial(), 2.0, 0.5,
@@ -125,6 +140,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             polling = true;
         }
         runMailbox();
+        releaseResumed();
         dispatchReady();
         if (commits.due(System.nanoTime())) {
             commit(work.keySet(), false);
@@ -225,6 +241,10 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             if (work.get(task.partition) != task.owner) {
                 continue;
             }
+            if (controls.gate(task.task.target().bucket()) == BucketControls.Gate.HOLD) {
+                holdPaused(task);
+                continue;
+            }
             int attempt = ++task.attempts;
             inFlight++;
             runner.run(task, attempt).whenComplete((decision, error) ->
@@ -239,8 +259,16 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             log.debug("attempt for {} ended without an answer: {}", task.source(), DeleteCaller.cause(error).toString());
             return;
         }
-        metrics.attempt(task.kind.name(), decision.outcome());
         Instant now = clock.instant();
+        if (decision.verdict() == OutcomePolicy.Verdict.HOLD) {
+            // Paused between dispatch and call: no attempt was made, and none is recorded.
+            task.attempts--;
+            if (work.get(task.partition) == task.owner) {
+                holdPaused(task);
+            }
+            return;
+        }
+        metrics.attempt(task.kind.name(), decision.outcome());
         CompletableFuture<Void> audit = recorder.attempt(task.task, task.partition.partition(), task.lane,
                 decision.outcome(), decision.reason(), attempt, now);
         boolean owned = work.get(task.partition) == task.owner;
@@ -298,6 +326,32 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                 });
             }
         }
+    }
+
+    /** Holds a task of a paused bucket until the controls change; its lane and its partition's cursor wait with it. */
+    private void holdPaused(PendingTask task) {
+        paused.add(task);
+        String bucket = task.task.target().bucket();
+        if (holdLogged.add(bucket)) {
+            log.info("bucket {}: {}; holding its tasks until it is resumed", bucket, controls.known() ? "paused"
+                    : "the controls are not known (ZooKeeper)");
+        }
+    }
+
+    /** Once the controls change, every held task goes back to be dispatched, which holds it again if still paused. */
+    private void releaseResumed() {
+        long changes = controls.changes();
+        if (changes == controlsSeen) {
+            return;
+        }
+        controlsSeen = changes;
+        holdLogged.clear();
+        for (PendingTask task : paused) {
+            if (work.get(task.partition) == task.owner) {
+                ready.addLast(task);
+            }
+        }
+        paused.clear();
     }
 
     /**
@@ -383,6 +437,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         metrics.inFlight(inFlight);
         metrics.oldestCall(runner.oldestSeconds());
         metrics.buffered(buffered);
+        metrics.paused(paused.size(), controls.known());
         Instant now = clock.instant();
         Map<Integer, Duration> held = new HashMap<>();
         work.forEach((tp, w) -> held.put(tp.partition(), w.held(now)));
@@ -422,6 +477,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         }
         commits.forget(partitions);
         ready.removeIf(task -> partitions.contains(task.partition));
+        paused.removeIf(task -> partitions.contains(task.partition));
         if (!partitions.isEmpty()) {
             log.info("released {} partition(s) of {}: {}", partitions.size(), topic, partitions);
         }

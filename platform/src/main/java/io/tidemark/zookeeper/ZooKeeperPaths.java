@@ -16,6 +16,14 @@ public final class ZooKeeperPaths {
     public static final String REPLAY_INSTANCES = "/lifecycle/replay/instances";
     /** When each bucket was last walked, for walker freshness in {@code tidemark status}. */
     public static final String WALKS = "/lifecycle/data/walks";
+    /** What operators set: the cluster pause, and per bucket a pause or a dry run ({@link LifecycleControls}). */
+    public static final String CONTROL = "/lifecycle/control";
+    /** Present while the whole cluster is paused. */
+    public static final String CLUSTER_PAUSE = CONTROL + "/cluster-paused";
+    /** One child per paused bucket. */
+    public static final String PAUSED_BUCKETS = CONTROL + "/paused";
+    /** One child per bucket in dry run. */
+    public static final String DRY_RUN_BUCKETS = CONTROL + "/dry-run";
 
     private ZooKeeperPaths() {
     }
@@ -25,6 +33,14 @@ public final class ZooKeeperPaths {
             throw new IllegalArgumentException("\"" + bucket + "\" is not a bucket name");
         }
         return BUCKETS + "/" + bucket;
+    }
+
+    public static String pausedBucket(String bucket) {
+        return PAUSED_BUCKETS + "/" + bucket(bucket).substring(BUCKETS.length() + 1);
+    }
+
+    public static String dryRunBucket(String bucket) {
+        return DRY_RUN_BUCKETS + "/" + bucket(bucket).substring(BUCKETS.length() + 1);
     }
 
     public static String walk(String bucket) {

@@ -53,8 +53,8 @@ public final class ConductorCommand implements Callable<Integer> {
     }
 
     @Option(names = "--exit-zero-on-skip",
-            description = "With --once, exit 0 when the pass is skipped (lock held, backlog), for schedulers that "
-                    + "count any other status as a failure.")
+            description = "With --once, exit 0 when the pass is skipped (lock held, backlog, cluster paused), for schedulers that "
+                    + "count any other status as a failure; a paused cluster counts as a skip.")
     private boolean exitZeroOnSkip;
 
     @Override
@@ -75,7 +75,7 @@ public final class ConductorCommand implements Callable<Integer> {
         }
         spec.commandLine().getOut().println(report.summary());
         boolean skipped = report.outcome() == PassOutcome.SKIPPED_LOCK
-                || report.outcome() == PassOutcome.SKIPPED_BACKLOG;
+                || report.outcome() == PassOutcome.SKIPPED_BACKLOG || report.outcome() == PassOutcome.SKIPPED_PAUSED;
         return skipped && exitZeroOnSkip ? ExitCodes.OK : report.outcome().exitCode();
     }
 }

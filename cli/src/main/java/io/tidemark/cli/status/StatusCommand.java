@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.tidemark.cli.ConfigOptions;
 import io.tidemark.topics.GroupLag;
+import io.tidemark.zookeeper.ControlFlag;
+import io.tidemark.zookeeper.Controls;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -83,6 +85,7 @@ public final class StatusCommand implements Callable<Integer> {
                 : report.pendingTimers() + " timers pending on " + report.replayInstances() + " instance(s)"));
         out.println("dead letters: " + report.objectTasksDlq() + " object task(s) parked (not replayed or purged), "
                 + report.replayStreamsDlq() + " replay record(s)");
+        printControls(report.controls(), out);
         out.println();
         out.printf(Locale.ROOT, "%-40s %-8s %-30s %s%n", "BUCKET", "WALKED", "LAST FINISHED WALK", "WALK UNDER WAY");
         for (StatusReport.Walk w : report.walks()) {
@@ -98,6 +101,26 @@ public final class StatusCommand implements Callable<Integer> {
                         + "docs/operations.md");
             }
         }
+    }
+
+    /** Pauses and dry runs, with who set them, when and why; the tasks they hold show as object-processor backlog. */
+    private static void printControls(Controls controls, PrintWriter out) {
+        if (!controls.any()) {
+            out.println("controls: none (every bucket runs)");
+            return;
+        }
+        controls.clusterPause().ifPresent(p -> out.println("controls: CLUSTER PAUSED " + flag(p)));
+        controls.pausedByName().forEach((bucket, p) -> out.println("controls: bucket " + bucket + " PAUSED "
+                + flag(p)));
+        controls.dryRunByName().forEach((bucket, p) -> out.println("controls: bucket " + bucket + " DRY RUN "
+                + flag(p) + (controls.paused(bucket) ? " (paused too: nothing is recorded)" : "")));
+        if (controls.clusterPause().isPresent() || !controls.paused().isEmpty()) {
+            out.println("  held tasks wait in object-tasks: the object-processor BACKLOG above counts them");
+        }
+    }
+
+    private static String flag(ControlFlag flag) {
+        return "since " + flag.since() + " by " + flag.by() + (flag.reason() == null ? "" : ": " + flag.reason());
     }
 
     private static String backlog(StatusReport.Backlog backlog, Instant now) {

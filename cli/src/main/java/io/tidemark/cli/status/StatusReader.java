@@ -8,7 +8,9 @@ import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleBuckets;
+import io.tidemark.zookeeper.LifecycleControls;
 import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.ReplayInstances;
 import io.tidemark.zookeeper.WalkState;
@@ -117,7 +119,11 @@ public final class StatusReader {
         long replayDlq = lag.records(topics.replayStreamsDlq().name()) == 0 ? 0
                 : TopicReader.count(config.consumerProperties(), topics.replayStreamsDlq(), Duration.ofSeconds(30));
 
+        Controls controls = new LifecycleControls(zk).read();
         List<String> reasons = new ArrayList<>();
+        controls.clusterPause().ifPresent(p -> reasons.add("the cluster is paused (since " + p.since() + ", by "
+                + p.by() + (p.reason() == null ? "" : ": " + p.reason()) + "): nothing is deleted and no walk is "
+                + "seeded until `tidemark resume`"));
         if (leader == null) {
             reasons.add("no populator leads: filer events are not being published to the meta-log");
         }
@@ -166,7 +172,7 @@ public final class StatusReader {
                 reasons, partitions, leader, checkpoint.filter(c -> c.tsNs() > 0)
                 .map(c -> EpochNanos.toInstant(c.tsNs())).orElse(null),
                 checkpoint.map(PopulatorCheckpoint::published).orElse(0L), backlog, pending, replay.size(), walks, objectDlq,
-                replayDlq);
+                replayDlq, controls);
     }
 
     /** The participant holding the populator's leader latch: the one whose node has the lowest sequence. */

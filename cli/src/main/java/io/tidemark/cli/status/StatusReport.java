@@ -1,5 +1,6 @@
 package io.tidemark.cli.status;
 
+import io.tidemark.zookeeper.Controls;
 import io.tidemark.topics.GroupLag;
 import java.time.Instant;
 import java.util.List;
@@ -12,12 +13,13 @@ import java.util.List;
  * @param populatorBacklog   what the filer holds past the populator's checkpoint, or {@code null} before any
  * @param pendingTimers      the sum over the replay-streams instances reporting, or {@code null} when none does
  * @param reasons            why the pipeline is degraded (empty when healthy)
+ * @param controls           the operators' pause and dry run
  */
 public record StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                            String populatorLeader, Instant populatorEventAt, long populatorPublished,
                            Backlog populatorBacklog,
                            Long pendingTimers, int replayInstances, List<Walk> walks, long objectTasksDlq,
-                           long replayStreamsDlq) {
+                           long replayStreamsDlq, Controls controls) {
 
     public enum Health {
         HEALTHY(0), DEGRADED(1), UNREACHABLE(2);
@@ -62,6 +64,6 @@ public record StatusReport(Health health, List<String> reasons, List<GroupLag.Pa
 
     public static StatusReport unreachable(String reason) {
         return new StatusReport(Health.UNREACHABLE, List.of(reason), List.of(), null, null, 0, null, null, 0,
-                List.of(), 0, 0);
+                List.of(), 0, 0, Controls.NONE);
     }
 }

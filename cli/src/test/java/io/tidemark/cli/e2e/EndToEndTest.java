@@ -34,7 +34,8 @@ import picocli.CommandLine;
 /**
  * The whole pipeline, every service as its own process (populator, replay-streams, object processor, bucket
  * processor; the conductor run once at a time as a CronJob would), from S3 operations to the filer's final state,
- * with a kill -9 of replay-streams while timers are pending. A lifecycle day lasts five seconds. At the end, what
+ * with a kill -9 of replay-streams while timers are pending, and beside it an operator's pause and dry run
+ * ({@link OperatorControlsScenario}). A lifecycle day lasts five seconds. At the end, what
  * operators would see of it: a real Prometheus scrapes every service (a conductor on its schedule too) and every
  * dashboard query must return data ({@link DashboardCheck}).
  *
@@ -51,9 +52,8 @@ class EndToEndTest {
     }
 
     @Test
-    void shouldCarryOutEveryDueActionAndNothingElseAcrossAKillNine(LocalCluster cluster, ClusterNamespace ns,
-                                                                   @TempDir Path state, @TempDir Path scratch)
-            throws Exception {
+    void shouldCarryOutEveryDueActionAndNothingElseAcrossAKillNineOrWhileOperatorsHoldIt(
+            LocalCluster cluster, ClusterNamespace ns, @TempDir Path state, @TempDir Path scratch) throws Exception {
         try (FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral(), Clock.systemUTC()).start()) {
             S3Gateway s3 = emulator.s3();
             List<String> settings = settings(cluster, ns, emulator, state);
@@ -73,6 +73,8 @@ class EndToEndTest {
                     await().atMost(Duration.ofSeconds(120)).until(() -> service.get("/readyz").statusCode() == 200);
                 }
 
+                OperatorControlsScenario controls = new OperatorControlsScenario(s3, settings);
+                controls.prepare();
                 Instant t0 = Instant.now();
                 List<Expectation> model = new ArrayList<>(plainBucket(s3, t0));
                 // The rule for edit/ goes from two days to six before edit/e falls due: its timer must follow.
@@ -101,6 +103,7 @@ class EndToEndTest {
                         .hasSize(2);
                 assertThat(listUploads(s3)).as("the forgotten upload was aborted").isEmpty();
                 assertThat(dlqRecords(settings)).as("nothing parked").contains("0 parked");
+                controls.verify();
                 Optional<Path> prometheus = PrometheusServer.binary();
                 if (prometheus.isPresent()) {
                     DashboardCheck.assertEveryPanelHasData(prometheus.get(), services, scratch);

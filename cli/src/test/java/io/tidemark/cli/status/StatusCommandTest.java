@@ -16,6 +16,8 @@ import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.ControlFlag;
+import io.tidemark.zookeeper.Controls;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -24,6 +26,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -268,7 +271,9 @@ class StatusCommandTest {
                 "host-1", now.minusSeconds(3), 120, new StatusReport.Backlog(4, now.minusSeconds(8), null), 7L, 1,
                 List.of(new StatusReport.Walk("photos", true, now.minusSeconds(3_700), null, 0),
                         new StatusReport.Walk("logs", true, null, "steady-logs-1", 4),
-                        new StatusReport.Walk("archive", true, now.minusSeconds(60), null, 0, null, 2)), 3, 0);
+                        new StatusReport.Walk("archive", true, now.minusSeconds(60), null, 0, null, 2)), 3, 0,
+                new Controls(Optional.empty(), Map.of("logs", new ControlFlag(now.minusSeconds(60), "ops@h1", "audit")),
+                        Map.of("photos", new ControlFlag(now.minusSeconds(30), "ops@h1", null))));
         StringWriter text = new StringWriter();
         StatusCommand.print(report, new PrintWriter(text), now);
         assertThat(text.toString()).contains("status: degraded", "  - 3 object task(s) parked")
@@ -279,6 +284,9 @@ class StatusCommandTest {
                 .contains("led by host-1, 120 events published", "(3s ago)", "7 timers pending on 1 instance(s)")
                 .contains("4 filer event(s) not yet published, the oldest from 8s ago")
                 .contains("1h1m ago", "never", "steady-logs-1, 4 pages")
-                .contains("bucket archive: 2 null delete marker(s) that no lifecycle request can remove");
+                .contains("bucket archive: 2 null delete marker(s) that no lifecycle request can remove")
+                .contains("controls: bucket logs PAUSED since 2026-11-23T11:59:00Z by ops@h1: audit",
+                        "controls: bucket photos DRY RUN since 2026-11-23T11:59:30Z by ops@h1",
+                        "held tasks wait in object-tasks");
     }
 }

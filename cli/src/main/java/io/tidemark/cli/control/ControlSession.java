@@ -1,0 +1,61 @@
+package io.tidemark.cli.control;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.zookeeper.ControlFlag;
+import io.tidemark.zookeeper.LifecycleBuckets;
+import io.tidemark.zookeeper.LifecycleControls;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * A connection to ZooKeeper for one control command ({@code pause}, {@code resume}, {@code bucket dry-run}), given up
+ * after the configured connection timeout rather than retried for ever.
+ */
+final class ControlSession implements AutoCloseable {
+
+    private final ZooKeeperConnection zookeeper;
+
+    private ControlSession(ZooKeeperConnection zookeeper) {
+        this.zookeeper = zookeeper;
+    }
+
+    static ControlSession open(TidemarkConfig config) throws InterruptedException {
+        ZooKeeperConnection zookeeper = ZooKeeperConnection.start(config);
+        Duration timeout = Duration.ofMillis(config.getInt(TidemarkConfig.ZOOKEEPER_CONNECTION_TIMEOUT_MS));
+        if (!zookeeper.awaitConnected(timeout)) {
+            zookeeper.close();
+            throw new IllegalStateException("ZooKeeper " + config.getString(TidemarkConfig.ZOOKEEPER_CONNECT)
+                    + " not reachable within " + timeout.toMillis() + " ms; nothing was changed");
+        }
+        return new ControlSession(zookeeper);
+    }
+
+    LifecycleControls controls() {
+        return new LifecycleControls(zookeeper.client());
+    }
+
+    /** Whether the populator has registered the bucket as one with lifecycle rules. */
+    boolean registered(String bucket) throws Exception {
+        return new LifecycleBuckets(zookeeper.client()).read(bucket).isPresent();
+    }
+
+    /** The flag this command sets: now, by whom, and why. */
+    static ControlFlag flag(Clock clock, String reason) {
+        return new ControlFlag(clock.instant(), System.getProperty("user.name", "unknown") + "@" + host(), reason);
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException unknown) {
+            return "unknown-host";
+        }
+    }
+
+    @Override
+    public void close() {
+        zookeeper.close();
+    }
+}

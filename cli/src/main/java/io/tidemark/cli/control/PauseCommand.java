@@ -1,0 +1,54 @@
+package io.tidemark.cli.control;
+
+import io.tidemark.cli.ConfigOptions;
+import io.tidemark.cli.ExitCodes;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "pause", mixinStandardHelpOptions = true,
+        description = {"Pauses lifecycle for one bucket, or for the whole cluster: the object processors hold the "
+                + "bucket's tasks (nothing deleted, nothing dropped: the held tasks show as lag and in "
+                + "tidemark status) and the conductor seeds no walks for it. Calls already sent complete.",
+            "Undo with tidemark resume."})
+public final class PauseCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ConfigOptions options;
+
+    @Option(names = "--bucket", paramLabel = "B", description = "Only this bucket (default: the whole cluster).")
+    private String bucket;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, shown by tidemark status.")
+    private String reason;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        String what = bucket == null ? "the cluster" : "bucket " + bucket;
+        try (ControlSession session = ControlSession.open(options.load())) {
+            boolean changed = session.controls().pause(Optional.ofNullable(bucket),
+                    ControlSession.flag(Clock.systemUTC(), reason));
+            out.println(changed ? what + " paused" : what + " was already paused");
+            if (bucket != null && !session.registered(bucket)) {
+                out.println("note: " + bucket + " has no lifecycle rules registered (yet); the pause applies once it "
+                        + "does");
+            }
+            return ExitCodes.OK;
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            spec.commandLine().getErr().println("pause: " + e.getMessage());
+            return ExitCodes.FAILURE;
+        } finally {
+            out.flush();
+        }
+    }
+}

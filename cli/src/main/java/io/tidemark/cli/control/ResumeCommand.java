@@ -1,0 +1,51 @@
+package io.tidemark.cli.control;
+
+import io.tidemark.cli.ConfigOptions;
+import io.tidemark.cli.ExitCodes;
+import io.tidemark.zookeeper.Controls;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "resume", mixinStandardHelpOptions = true,
+        description = {"Resumes lifecycle for one bucket, or for the whole cluster, after tidemark pause: the tasks "
+                + "the object processors held go on at once; the next conductor pass walks the bucket again.",
+            "Resuming the cluster leaves buckets paused on their own paused."})
+public final class ResumeCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ConfigOptions options;
+
+    @Option(names = "--bucket", paramLabel = "B", description = "Only this bucket (default: the whole cluster).")
+    private String bucket;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        String what = bucket == null ? "the cluster" : "bucket " + bucket;
+        try (ControlSession session = ControlSession.open(options.load())) {
+            boolean changed = session.controls().resume(Optional.ofNullable(bucket));
+            out.println(changed ? what + " resumed" : what + " was not paused");
+            Controls now = session.controls().read();
+            if (bucket == null && !now.paused().isEmpty()) {
+                out.println("still paused on their own: " + String.join(", ", now.pausedByName().keySet()));
+            } else if (bucket != null && now.clusterPause().isPresent()) {
+                out.println("note: the whole cluster is still paused (tidemark resume)");
+            }
+            return ExitCodes.OK;
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            spec.commandLine().getErr().println("resume: " + e.getMessage());
+            return ExitCodes.FAILURE;
+        } finally {
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.tidemark.objectprocessor;
+
+import io.tidemark.zookeeper.Controls;
+import io.tidemark.zookeeper.ControlsWatch;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The operators' controls as the processor applies them to a task's bucket: carry it out, hold it (the bucket or the
+ * cluster is paused, or the controls are not known), or only record what it would do (dry run).
+ */
+final class BucketControls {
+
+    enum Gate { RUN, HOLD, DRY_RUN }
+
+    private final Supplier<Optional<Controls>> current;
+    private final LongSupplier changes;
+
+    BucketControls(Supplier<Optional<Controls>> current, LongSupplier changes) {
+        this.current = current;
+        this.changes = changes;
+    }
+
+    static BucketControls following(ControlsWatch watch) {
+        return new BucketControls(watch::current, watch::changes);
+    }
+
+    /** What may happen to a task of {@code bucket} now. Unknown controls hold everything: a pause may be among them. */
+    Gate gate(String bucket) {
+        Optional<Controls> controls = current.get();
+        if (controls.isEmpty() || controls.get().paused(bucket)) {
+            return Gate.HOLD;
+        }
+        return controls.get().dryRun(bucket) ? Gate.DRY_RUN : Gate.RUN;
+    }
+
+    /** Whether the controls are known now. */
+    boolean known() {
+        return current.get().isPresent();
+    }
+
+    /** Changes whenever the controls may have changed: held tasks are looked at again then. */
+    long changes() {
+        return changes.getAsLong();
+    }
+}

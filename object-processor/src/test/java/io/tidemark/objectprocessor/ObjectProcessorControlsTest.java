@@ -1,0 +1,121 @@
+package io.tidemark.objectprocessor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tidemark.emulator.s3.S3Gateway;
+import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.messages.LifecycleEvent;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.testsupport.ClusterNamespace;
+import io.tidemark.testsupport.LocalClusterTest;
+import io.tidemark.zookeeper.ControlFlag;
+import io.tidemark.zookeeper.LifecycleControls;
+import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operators' controls at the object processor: a paused bucket's tasks are held (nothing deleted, nothing
+ * dropped, the cursor held) and carried out on resume; a bucket in dry run has its actions recorded as DRY_RUN and
+ * nothing sent to the gateway; a paused cluster holds everything.
+ */
+@LocalClusterTest
+class ObjectProcessorControlsTest {
+
+    private static final ControlFlag BY_TEST = new ControlFlag(Instant.now(), "test@host", "controls test");
+
+    @Test
+    void shouldHoldAPausedBucketsTasksWithoutLosingThemAndCarryThemOutOnResume(LocalCluster cluster,
+                                                                               ClusterNamespace ns) throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "pause",
+                Map.of("zookeeper.chroot", ns.zookeeperChroot() + "-pause"));
+             ZooKeeperConnection zk = ZooKeeperConnection.start(f.config)) {
+            LifecycleControls controls = new LifecycleControls(zk.client());
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("paused", false);
+            s3.createBucket("running", false);
+            s3.putObject("paused", "a", 10, Map.of(), Map.of());
+            s3.putObject("paused", "b", 10, Map.of(), Map.of());
+            s3.putObject("running", "c", 10, Map.of(), Map.of());
+            assertThat(controls.pause(Optional.of("paused"), BY_TEST)).isTrue();
+            assertThat(controls.pause(Optional.of("paused"), BY_TEST)).as("already paused").isFalse();
+            f.startProcessor();
+
+            ObjectTask a = f.expiration("paused", "a");
+            ObjectTask b = f.expiration("paused", "b");
+            ObjectTask c = f.expiration("running", "c");
+            f.publish(List.of(a, b, c));
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> s3.latest("running", "c").isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> f.meter("tidemark.object.processor.paused.tasks") == 2);
+            Thread.sleep(1_000);
+            assertThat(s3.latest("paused", "a")).as("paused: kept").isPresent();
+            assertThat(s3.latest("paused", "b")).as("paused: kept").isPresent();
+            assertThat(f.outcomesByAction()).as("a held task is not an attempt: nothing recorded")
+                    .containsOnlyKeys(c.actionId());
+            int partition = f.shard(ProcessorFixture.key(a));
+            assertThat(f.committedOffsets().getOrDefault(partition, 0L)).as("the cursor waits for the held task")
+                    .isLessThan(f.endOffsets().get(partition));
+
+            assertThat(controls.resume(Optional.of("paused"))).isTrue();
+            f.awaitAllCommitted(Duration.ofSeconds(30));
+            assertThat(s3.latest("paused", "a")).isEmpty();
+            assertThat(s3.latest("paused", "b")).isEmpty();
+            assertThat(f.outcomesByAction()).containsEntry(a.actionId(), List.of("DONE"))
+                    .containsEntry(b.actionId(), List.of("DONE"));
+            assertThat(f.meter("tidemark.object.processor.paused.tasks")).isZero();
+        }
+    }
+
+    @Test
+    void shouldRecordADryRunBucketsActionsWithoutCallingTheGatewayAndHoldEverythingWhileTheClusterIsPaused(
+            LocalCluster cluster, ClusterNamespace ns) throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "dry-run",
+                Map.of("zookeeper.chroot", ns.zookeeperChroot() + "-dry-run"));
+             ZooKeeperConnection zk = ZooKeeperConnection.start(f.config)) {
+            LifecycleControls controls = new LifecycleControls(zk.client());
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("trial", false);
+            s3.createBucket("other", false);
+            s3.putObject("trial", "x", 10, Map.of(), Map.of());
+            s3.putObject("other", "y", 10, Map.of(), Map.of());
+            controls.dryRun("trial", true, BY_TEST);
+            f.startProcessor();
+
+            ObjectTask x = f.expiration("trial", "x");
+            f.publish(List.of(x));
+            f.awaitAllCommitted(Duration.ofSeconds(30));
+            assertThat(s3.latest("trial", "x")).as("dry run: kept").isPresent();
+            assertThat(f.events()).singleElement().satisfies(e -> {
+                assertThat(e.outcome()).isEqualTo("DRY_RUN");
+                assertThat(e.actionId()).isEqualTo(x.actionId());
+                assertThat(e.ruleId()).isEqualTo(ProcessorFixture.RULE_ID);
+                assertThat(e.reason()).contains("not sent to the gateway");
+            });
+
+            // The whole cluster paused: the dry-run bucket records nothing and the other bucket keeps its object.
+            controls.pause(Optional.empty(), BY_TEST);
+            ObjectTask again = f.expiration("trial", "x");
+            ObjectTask y = f.expiration("other", "y");
+            f.publish(List.of(again, y));
+            await().atMost(Duration.ofSeconds(10)).until(() -> f.meter("tidemark.object.processor.paused.tasks") == 2);
+            Thread.sleep(1_000);
+            assertThat(s3.latest("other", "y")).isPresent();
+            assertThat(f.events()).extracting(LifecycleEvent::actionId).containsExactly(x.actionId());
+
+            // Out of dry run and resumed: both carried out.
+            controls.dryRun("trial", false, BY_TEST);
+            controls.resume(Optional.empty());
+            f.awaitAllCommitted(Duration.ofSeconds(30));
+            assertThat(s3.latest("trial", "x")).isEmpty();
+            assertThat(s3.latest("other", "y")).isEmpty();
+            assertThat(f.outcomesByAction()).containsEntry(again.actionId(), List.of("DONE"))
+                    .containsEntry(y.actionId(), List.of("DONE"));
+        }
+    }
+}
