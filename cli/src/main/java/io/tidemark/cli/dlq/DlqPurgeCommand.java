@@ -2,6 +2,7 @@ package io.tidemark.cli.dlq;
 
 import io.tidemark.cli.ConfigOptions;
 import io.tidemark.cli.ExitCodes;
+import io.tidemark.cli.InstantArgument;
 import io.tidemark.objectprocessor.DeadLetters;
 import io.tidemark.objectprocessor.DeadLetters.Parked;
 import java.io.PrintWriter;
@@ -53,7 +54,7 @@ public final class DlqPurgeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: say what to purge: --bucket, --before, --reason, or --all");
             return ExitCodes.USAGE;
         }
-        Instant cutoff = before == null ? null : instant(before);
+        Instant cutoff = before == null ? null : InstantArgument.parse(before, Clock.systemUTC());
         DeadLetters deadLetters = new DeadLetters(options.load());
         List<Parked> chosen = deadLetters.read(Duration.ofSeconds(30)).stream()
                 .filter(p -> bucket == null || bucket.equals(p.bucket()))
@@ -71,20 +72,5 @@ public final class DlqPurgeCommand implements Callable<Integer> {
         out.println(chosen.size() + " purged");
         out.flush();
         return ExitCodes.OK;
-    }
-
-    /** An instant as written, or now less an age such as {@code 7d}, {@code 12h} or {@code 30m}. */
-    static Instant instant(String text) {
-        String t = text.trim();
-        if (t.matches("\\d+[dhm]")) {
-            long n = Long.parseLong(t.substring(0, t.length() - 1));
-            Duration age = switch (t.charAt(t.length() - 1)) {
-                case 'd' -> Duration.ofDays(n);
-                case 'h' -> Duration.ofHours(n);
-                default -> Duration.ofMinutes(n);
-            };
-            return Instant.now().minus(age);
-        }
-        return Instant.parse(t);
     }
 }

@@ -1,0 +1,67 @@
+package io.tidemark.cli.audit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.tidemark.messages.LifecycleEvent;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** How {@code tidemark audit} prints what it found: a table for people, or one JSON document for tools. */
+final class AuditReport {
+
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    private static final String ROW = "%-24s  %-20s  %-22s  %3s  %-16s  %-32s  %-12s  %s%n";
+
+    private AuditReport() {
+    }
+
+    static void human(AuditResult result, PrintWriter out) {
+        if (!result.events().isEmpty()) {
+            out.printf(Locale.ROOT, ROW, "TIME", "OUTCOME", "KIND", "TRY", "RULE", "KEY", "VERSION", "REASON");
+        }
+        for (AuditedEvent e : result.events()) {
+            LifecycleEvent event = e.event();
+            out.printf(Locale.ROOT, ROW, event.at() == null ? e.timestamp() : event.at(), event.outcome(),
+                    orDash(event.kind()), event.attempt(), orDash(event.ruleId()), orDash(event.objectPath()),
+                    orDash(event.versionId()), event.reason() == null ? "" : event.reason());
+        }
+        out.println(totals(result));
+        out.println(scanned(result));
+    }
+
+    static void json(AuditResult result, PrintWriter out) throws JsonProcessingException {
+        out.println(JSON.writeValueAsString(result));
+    }
+
+    /** {@code 1,204 events (DONE=1,180, PARKED=4, ...); showing the latest 100}. */
+    private static String totals(AuditResult result) {
+        String byOutcome = result.totals().entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%s=%,d", e.getKey(), e.getValue()))
+                .collect(Collectors.joining(", "));
+        String line = String.format(Locale.ROOT, "%,d event%s", result.matched(), result.matched() == 1 ? "" : "s")
+                + (byOutcome.isEmpty() ? "" : " (" + byOutcome + ")");
+        if (result.events().size() < result.matched()) {
+            line += String.format(Locale.ROOT, "; showing the latest %,d (--limit)", result.events().size());
+        }
+        return line;
+    }
+
+    /** What was read to answer: how much the bounds saved shows in the partitions and records read. */
+    private static String scanned(AuditResult result) {
+        AuditQuery q = result.query();
+        return String.format(Locale.ROOT, "read %,d record%s of %d partition%s %s from %s to %s in %.1f s%s",
+                result.recordsRead(), result.recordsRead() == 1 ? "" : "s", result.partitions().size(),
+                result.partitions().size() == 1 ? "" : "s", result.partitions(), q.since(),
+                q.until() == null ? "the end" : q.until(), result.elapsedMillis() / 1000.0,
+                result.undecodable() == 0 ? "" : String.format(Locale.ROOT, "; %,d undecodable record%s skipped",
+                        result.undecodable(), result.undecodable() == 1 ? "" : "s"));
+    }
+
+    private static String orDash(String value) {
+        return value == null || value.isEmpty() ? "-" : value;
+    }
+}
