@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.tidemark.messages.LifecycleEvent;
 import java.io.PrintWriter;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -14,6 +16,9 @@ final class AuditReport {
 
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    /** Always milliseconds, so that the column keeps its width (an instant prints only the digits it needs). */
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
     private static final String ROW = "%-24s  %-20s  %-22s  %3s  %-16s  %-32s  %-12s  %s%n";
 
     private AuditReport() {
@@ -25,7 +30,7 @@ final class AuditReport {
         }
         for (AuditedEvent e : result.events()) {
             LifecycleEvent event = e.event();
-            out.printf(Locale.ROOT, ROW, event.at() == null ? e.timestamp() : event.at(), event.outcome(),
+            out.printf(Locale.ROOT, ROW, TIME.format(event.at() == null ? e.timestamp() : event.at()), event.outcome(),
                     orDash(event.kind()), event.attempt(), orDash(event.ruleId()), orDash(event.objectPath()),
                     orDash(event.versionId()), event.reason() == null ? "" : event.reason());
         }
@@ -55,8 +60,8 @@ final class AuditReport {
         AuditQuery q = result.query();
         return String.format(Locale.ROOT, "read %,d record%s of %d partition%s %s from %s to %s in %.1f s%s",
                 result.recordsRead(), result.recordsRead() == 1 ? "" : "s", result.partitions().size(),
-                result.partitions().size() == 1 ? "" : "s", result.partitions(), q.since(),
-                q.until() == null ? "the end" : q.until(), result.elapsedMillis() / 1000.0,
+                result.partitions().size() == 1 ? "" : "s", result.partitions(), TIME.format(q.since()),
+                q.until() == null ? "the end" : TIME.format(q.until()), result.elapsedMillis() / 1000.0,
                 result.undecodable() == 0 ? "" : String.format(Locale.ROOT, "; %,d undecodable record%s skipped",
                         result.undecodable(), result.undecodable() == 1 ? "" : "s"));
     }

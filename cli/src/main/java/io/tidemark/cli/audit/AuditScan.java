@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -35,6 +36,7 @@ public final class AuditScan {
 
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
     private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration CLOSE = Duration.ofSeconds(1);
 
     private final Map<String, Object> consumerProperties;
     private final TopicSpec<String, LifecycleEvent> topic;
@@ -57,7 +59,8 @@ public final class AuditScan {
 
     public AuditResult scan(AuditQuery query) {
         long started = System.nanoTime();
-        try (KafkaConsumer<byte[], byte[]> consumer = open()) {
+        KafkaConsumer<byte[], byte[]> consumer = open();
+        try {
             List<TopicPartition> partitions = partitions(consumer, query);
             // Assigned before asking for the end: a read-committed consumer learns the last stable offset only of
             // partitions it is assigned.
@@ -71,6 +74,10 @@ public final class AuditScan {
         } catch (TimeoutException e) {
             throw new AuditScanException("Kafka at " + bootstrapServers() + " did not answer within "
                     + timeout.toSeconds() + " s: " + e.getMessage(), e);
+        } finally {
+            // In no group there is nothing to leave; closing only ends fetch sessions, which need not hold up the
+            // answer (by default a close waits up to 30 s for a busy broker).
+            consumer.close(CloseOptions.timeout(CLOSE));
         }
     }
 
