@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.cli.audit.AuditCommand;
 import io.tidemark.cli.config.ConfigCommand;
 import io.tidemark.cli.control.BucketCommand;
 import io.tidemark.cli.control.PauseCommand;
@@ -29,6 +30,6 @@ import picocli.CommandLine.Command;
         subcommands = {PopulatorCommand.class, ReplayStreamsCommand.class, ObjectProcessorCommand.class,
             BucketProcessorCommand.class, ConductorCommand.class, TopicsCommand.class, StatusCommand.class,
             DlqCommand.class, ConfigCommand.class, RulesCommand.class, PauseCommand.class, ResumeCommand.class,
-            BucketCommand.class})
+            BucketCommand.class, AuditCommand.class})
 public final class ServicesCommand extends CommandGroup {
 }

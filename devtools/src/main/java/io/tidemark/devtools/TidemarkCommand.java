@@ -2,6 +2,7 @@ package io.tidemark.devtools;
 
 import io.tidemark.cli.CommandGroup;
 import io.tidemark.cli.TidemarkVersion;
+import io.tidemark.cli.audit.AuditCommand;
 import io.tidemark.cli.config.ConfigCommand;
 import io.tidemark.cli.control.BucketCommand;
 import io.tidemark.cli.control.PauseCommand;
@@ -37,7 +38,7 @@ import picocli.CommandLine;
             LocalClusterCommand.class, TopicsCommand.class, ConfigCommand.class, PopulatorCommand.class,
             ReplayStreamsCommand.class, ObjectProcessorCommand.class, ConductorCommand.class,
             BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, CheckCommand.class,
-            PipelineBenchCommand.class, PauseCommand.class, ResumeCommand.class, BucketCommand.class})
+            PipelineBenchCommand.class, PauseCommand.class, ResumeCommand.class, BucketCommand.class, AuditCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 
     /**
