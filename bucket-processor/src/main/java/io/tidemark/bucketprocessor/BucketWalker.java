@@ -1,5 +1,6 @@
 package io.tidemark.bucketprocessor;
 
+import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.lifecycle.engine.ObjectVersion;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.BucketTask.VersionsCursor;
@@ -56,6 +57,11 @@ final class BucketWalker {
         this.pageSize = pageSize;
     }
 
+    /** A walker whose pages only go to a {@link WalkVisitor}: it builds no tasks, so it needs no shards. */
+    BucketWalker(EntryLister lister, int pageSize) {
+        this(lister, null, pageSize);
+    }
+
     /** Where a page ended: the next task's marker and versions cursor, or finished. */
     record Position(String marker, VersionsCursor versions) {
     }
@@ -65,9 +71,14 @@ final class BucketWalker {
 
     Result walk(String bucketDirectory, String bucket, BucketTask.Details task, WalkRules rules, Instant now) {
         PageOutput out = new PageOutput();
-        Page page = new Page(bucketDirectory, bucket, task, rules, new WalkDecisions(bucket, task, rules, shards, now,
-                out), out);
-        return new Result(out, page.run());
+        return walk(bucketDirectory, bucket, task, rules.versioning(),
+                new WalkDecisions(bucket, task, rules, shards, now, out), out);
+    }
+
+    /** One page handed to {@code visitor} instead of the walk's decisions; what it saw is counted in {@code out}. */
+    Result walk(String bucketDirectory, String bucket, BucketTask.Details task, BucketVersioning versioning,
+                WalkVisitor visitor, PageOutput out) {
+        return new Result(out, new Page(bucketDirectory, bucket, task, versioning, visitor, out).run());
     }
 
     private enum FrameKind { PLAIN, UPLOADS, VERSIONS }
@@ -102,18 +113,18 @@ final class BucketWalker {
         final String bucketDirectory;
         final String bucket;
         final BucketTask.Details task;
-        final WalkRules rules;
-        final WalkDecisions decisions;
+        final BucketVersioning versioning;
+        final WalkVisitor decisions;
         final PageOutput out;
         final String prefix;
         final Deque<Frame> stack = new ArrayDeque<>();
 
-        Page(String bucketDirectory, String bucket, BucketTask.Details task, WalkRules rules, WalkDecisions decisions,
-             PageOutput out) {
+        Page(String bucketDirectory, String bucket, BucketTask.Details task, BucketVersioning versioning,
+             WalkVisitor decisions, PageOutput out) {
             this.bucketDirectory = bucketDirectory;
             this.bucket = bucket;
             this.task = task;
-            this.rules = rules;
+            this.versioning = versioning;
             this.decisions = decisions;
             this.out = out;
             this.prefix = task.prefix() == null ? "" : task.prefix();
@@ -128,7 +139,10 @@ final class BucketWalker {
                         stack.pop();
                         continue;
                     }
-                    if (out.handled >= pageSize) {
+                    // A key's versions go whole into the page that reached its directory: a page ended before
+                    // listing them would leave a continuation inside the directory, and the next page could not
+                    // trust their order (ranks unknown, so a keep-count rule would wait for the next walk).
+                    if (out.handled >= pageSize && (f.group == null || !f.group.unlisted())) {
                         return Optional.of(position());
                     }
                     fill(f);
@@ -179,7 +193,7 @@ final class BucketWalker {
             if (rel.equals(S3Layout.UPLOADS_DIRECTORY)) {
                 return FrameKind.UPLOADS;
             }
-            if (rules.versioning().versioned() && S3Layout.isVersionsDirectoryName(name)) {
+            if (versioning.versioned() && S3Layout.isVersionsDirectoryName(name)) {
                 return FrameKind.VERSIONS;
             }
             return FrameKind.PLAIN;
@@ -246,7 +260,7 @@ final class BucketWalker {
             if (entry.getIsDirectory()) {
                 if (f.relDir.isEmpty() && entry.getName().equals(S3Layout.UPLOADS_DIRECTORY)) {
                     stack.push(new Frame(f.dir + "/" + entry.getName(), rel, FrameKind.UPLOADS, "", null, out.handled));
-                } else if (rules.versioning().versioned() && S3Layout.isVersionsDirectoryName(entry.getName())) {
+                } else if (versioning.versioned() && S3Layout.isVersionsDirectoryName(entry.getName())) {
                     String key = S3Layout.objectOfVersionsDirectory(rel);
                     if (underPrefix(key)) {
                         stack.push(new Frame(f.dir + "/" + entry.getName(), rel, FrameKind.VERSIONS, "",
@@ -260,7 +274,7 @@ final class BucketWalker {
             if (!underPrefix(rel)) {
                 return;
             }
-            if (rules.versioning().versioned()) {
+            if (versioning.versioned()) {
                 bareInVersionedBucket(f, entry, rel);
             } else {
                 ObjectVersion version = ObjectVersion.plain(rel, entry.getAttributes().getFileSize(),

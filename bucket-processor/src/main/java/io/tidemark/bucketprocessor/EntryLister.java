@@ -5,8 +5,11 @@ import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.util.List;
 import java.util.Optional;
 
-/** The two filer reads a walk makes; an interface so tests count calls and entries. */
-interface EntryLister {
+/**
+ * The two filer reads a walk makes; an interface so tests count calls and entries, and so a read-only walk
+ * ({@code tidemark lifecycle what-if}) can pace them.
+ */
+public interface EntryLister {
 
     /** Up to {@code limit} entries of {@code directory} after {@code startAfter} (empty for the start), in name order. */
     default List<Entry> list(String directory, String startAfter, int limit) {

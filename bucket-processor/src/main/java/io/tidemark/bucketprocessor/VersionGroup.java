@@ -94,7 +94,7 @@ final class VersionGroup {
         return copy;
     }
 
-    void version(String directory, Entry entry, WalkDecisions decisions, PageOutput out) {
+    void version(String directory, Entry entry, WalkVisitor decisions, PageOutput out) {
         String name = entry.getName();
         if (entry.getIsDirectory() || !S3Layout.isVersionFileName(name)) {
             out.anomalies++;

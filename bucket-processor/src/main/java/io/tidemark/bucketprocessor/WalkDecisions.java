@@ -31,7 +31,7 @@ import java.util.Optional;
  * kind. An entry under object lock gets no task: the gateway would refuse it; a recovery walk re-arms it instead,
  * so its timer waits for the lock to end.
  */
-final class WalkDecisions {
+final class WalkDecisions implements WalkVisitor {
 
     private final String bucket;
     private final BucketTask.Details walk;
@@ -60,8 +60,9 @@ final class WalkDecisions {
      * @param replayTimable   the version as replay-streams sees it from a single event (no rank, its own stamp),
      *                        for noncurrent versions; empty otherwise
      */
-    void version(String directory, Entry entry, ObjectVersion version, RearmRole role,
-                 Optional<ObjectVersion> replayTimable) {
+    @Override
+    public void version(String directory, Entry entry, ObjectVersion version, RearmRole role,
+                        Optional<ObjectVersion> replayTimable) {
         Evaluation verdict = rules.rules().evaluate(version, rules.versioning(), now);
         Optional<RuleMatch> due = verdict.due();
         boolean sent = false;
@@ -81,7 +82,8 @@ final class WalkDecisions {
         }
     }
 
-    void upload(String directory, Entry entry, String destinationKey) {
+    @Override
+    public void upload(String directory, Entry entry, String destinationKey) {
         MultipartUpload upload = new MultipartUpload(destinationKey, S3Entries.modTime(entry));
         Evaluation verdict = rules.rules().evaluate(upload, now);
         String uploadPath = S3Layout.UPLOADS_DIRECTORY + "/" + entry.getName();

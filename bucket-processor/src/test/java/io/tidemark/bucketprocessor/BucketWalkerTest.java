@@ -397,4 +397,42 @@ class BucketWalkerTest {
         assertThat(walk.sum(o -> o.anomalies)).isEqualTo(2);
         assertThat(walk.tasks()).extracting(t -> t.target().objectPath()).containsExactly("a", "z");
     }
+    @Test
+    void shouldHandAVisitorEveryVersionAndUploadOnceAcrossPagesWithoutBuildingTasks() {
+        bucket("b", BucketVersioning.ENABLED, rules(rule("date", "", "<Expiration><Date>2026-03-02T00:00:00Z</Date>"
+                + "</Expiration>")));
+        for (int i = 0; i < 25; i++) {
+            f.clock.advance(Duration.ofSeconds(1));
+            put("b", "dir-" + (i % 3) + "/k" + i);
+        }
+        f.clock.advance(Duration.ofSeconds(1));
+        put("b", "dir-0/k0");
+        String upload = f.s3.createUpload("b", "dir-1/big");
+        List<String> seen = new java.util.ArrayList<>();
+        WalkVisitor visitor = new WalkVisitor() {
+            @Override
+            public void version(String directory, io.tidemark.seaweed.pb.FilerProto.Entry entry,
+                                io.tidemark.lifecycle.engine.ObjectVersion version, RearmRole role,
+                                java.util.Optional<io.tidemark.lifecycle.engine.ObjectVersion> asOneEvent) {
+                seen.add(version.key() + (version.isLatest() ? "" : " (noncurrent, rank " + version.noncurrentIndex()
+                        + ")"));
+            }
+
+            @Override
+            public void upload(String directory, io.tidemark.seaweed.pb.FilerProto.Entry entry, String key) {
+                seen.add("upload " + entry.getName() + " of " + key);
+            }
+        };
+        List<WholeWalk.Progress> pages = new java.util.ArrayList<>();
+
+        WholeWalk.Progress total = WholeWalk.visit(f.lister, "/buckets", "b", BucketVersioning.ENABLED, 4, visitor,
+                pages::add);
+
+        assertThat(seen).hasSize(27).doesNotHaveDuplicates().contains("dir-0/k0 (noncurrent, rank 0)",
+                "upload " + upload + " of dir-1/big");
+        assertThat(pages).hasSizeGreaterThan(5).last().isEqualTo(total);
+        assertThat(total.position()).isEmpty();
+        assertThat(pages.get(0).position()).isNotEmpty();
+        assertThat(total.handled()).isGreaterThanOrEqualTo(27);
+    }
 }

@@ -116,11 +116,14 @@ public final class BucketProcessorBenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private record RawTotals(long entries, long calls) {
+    record RawTotals(long entries, long calls) {
     }
 
-    /** Lists every entry of the bucket depth first with plain pages, doing nothing with them: the floor. */
-    private static RawTotals rawWalk(FilerClient filer, String root, int limit) {
+    /**
+     * Lists every entry of the bucket depth first with plain pages, doing nothing with them: the floor (the what-if
+     * bench measures against it too).
+     */
+    static RawTotals rawWalk(FilerClient filer, String root, int limit) {
         long entries = 0;
         long calls = 0;
         Deque<String> directories = new ArrayDeque<>(List.of(root));
