@@ -6,6 +6,7 @@ import io.tidemark.cli.control.BucketCommand;
 import io.tidemark.cli.control.PauseCommand;
 import io.tidemark.cli.control.ResumeCommand;
 import io.tidemark.cli.dlq.DlqCommand;
+import io.tidemark.cli.lifecycle.LifecycleCommand;
 import io.tidemark.cli.objectprocessor.ObjectProcessorCommand;
 import io.tidemark.cli.platform.TopicsCommand;
 import io.tidemark.cli.populator.PopulatorCommand;
@@ -30,6 +31,6 @@ import picocli.CommandLine.Command;
         subcommands = {PopulatorCommand.class, ReplayStreamsCommand.class, ObjectProcessorCommand.class,
             BucketProcessorCommand.class, ConductorCommand.class, TopicsCommand.class, StatusCommand.class,
             DlqCommand.class, ConfigCommand.class, RulesCommand.class, PauseCommand.class, ResumeCommand.class,
-            BucketCommand.class, AuditCommand.class})
+            BucketCommand.class, AuditCommand.class, LifecycleCommand.class})
 public final class ServicesCommand extends CommandGroup {
 }

@@ -8,6 +8,7 @@ import io.tidemark.cli.control.BucketCommand;
 import io.tidemark.cli.control.PauseCommand;
 import io.tidemark.cli.control.ResumeCommand;
 import io.tidemark.cli.dlq.DlqCommand;
+import io.tidemark.cli.lifecycle.LifecycleCommand;
 import io.tidemark.cli.objectprocessor.ObjectProcessorCommand;
 import io.tidemark.cli.platform.TopicsCommand;
 import io.tidemark.cli.populator.PopulatorCommand;
@@ -20,6 +21,7 @@ import io.tidemark.devtools.bench.BucketProcessorBenchCommand;
 import io.tidemark.devtools.bench.ObjectProcessorBenchCommand;
 import io.tidemark.devtools.bench.PopulatorBenchCommand;
 import io.tidemark.devtools.bench.ReplayBenchCommand;
+import io.tidemark.devtools.bench.WhatIfBenchCommand;
 import io.tidemark.devtools.campaign.CampaignCommand;
 import io.tidemark.devtools.campaign.PipelineBenchCommand;
 import io.tidemark.devtools.check.CheckCommand;
@@ -38,7 +40,8 @@ import picocli.CommandLine;
             LocalClusterCommand.class, TopicsCommand.class, ConfigCommand.class, PopulatorCommand.class,
             ReplayStreamsCommand.class, ObjectProcessorCommand.class, ConductorCommand.class,
             BucketProcessorCommand.class, DlqCommand.class, CampaignCommand.class, CheckCommand.class,
-            PipelineBenchCommand.class, PauseCommand.class, ResumeCommand.class, BucketCommand.class, AuditCommand.class})
+            PipelineBenchCommand.class, PauseCommand.class, ResumeCommand.class, BucketCommand.class, AuditCommand.class,
+            LifecycleCommand.class})
 public final class TidemarkCommand extends CommandGroup {
 
     /**
@@ -53,6 +56,7 @@ public final class TidemarkCommand extends CommandGroup {
         commands.get("replay-streams").addSubcommand(new ReplayBenchCommand());
         commands.get("object-processor").addSubcommand(new ObjectProcessorBenchCommand());
         commands.get("bucket-processor").addSubcommand(new BucketProcessorBenchCommand());
+        commands.get("lifecycle").getSubcommands().get("what-if").addSubcommand(new WhatIfBenchCommand());
         return commandLine;
     }
 }

@@ -117,6 +117,25 @@ final class ObjectProcessorBenchmark {
     record Result(double rate, long done) {
     }
 
+    /** How long the processors may finish nothing before the bench gives up rather than spin for ever. */
+    private static final long STALL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+
+    private static void awaitDone(List<ObjectProcessorService> services, long target) throws InterruptedException {
+        long last = done(services);
+        long movedAt = System.nanoTime();
+        while (last < target) {
+            Thread.sleep(1);
+            long now = done(services);
+            if (now != last) {
+                last = now;
+                movedAt = System.nanoTime();
+            } else if (System.nanoTime() - movedAt > STALL_NANOS) {
+                throw new IllegalStateException("the processors finished no task for 60 s (" + last + " of "
+                        + target + "): see their log");
+            }
+        }
+    }
+
     /** Publishes one task per object, starts {@code instances} processors, and times their steady rate. */
     private static Result endToEnd(LocalCluster cluster, String bucket, int count, int concurrency, double rate,
                                    int instances) throws Exception {
@@ -124,6 +143,7 @@ final class ObjectProcessorBenchmark {
         List<String> keys = objects(s3, bucket, count);
         Map<String, String> settings = new HashMap<>(Map.of(
                 "kafka.bootstrap.servers", cluster.kafkaBootstrapServers(),
+                "zookeeper.connect", cluster.zookeeperConnect(),
                 "s3.grpc.address", cluster.emulator().s3GrpcAddress(),
                 "filer.address", cluster.emulator().filerAddress(),
                 "topic.prefix", "bench-" + bucket + "-" + System.nanoTime() + ".",
@@ -152,14 +172,10 @@ final class ObjectProcessorBenchmark {
             ExpirationTasks.publish(config, topics, s3, bucket, keys);
             // The steady window: from the tenth finished task to the last.
             long firstCount = Math.min(10, count - 1);
-            while (done(services) < firstCount) {
-                Thread.sleep(1);
-            }
+            awaitDone(services, firstCount);
             long start = System.nanoTime();
             long atStart = done(services);
-            while (done(services) < count) {
-                Thread.sleep(1);
-            }
+            awaitDone(services, count);
             double seconds = (System.nanoTime() - start) / 1e9;
             return new Result((done(services) - atStart) / seconds, done(services));
         } finally {
