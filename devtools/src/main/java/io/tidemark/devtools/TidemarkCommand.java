@@ -56,7 +56,7 @@ public final class TidemarkCommand extends CommandGroup {
         commands.get("replay-streams").addSubcommand(new ReplayBenchCommand());
         commands.get("object-processor").addSubcommand(new ObjectProcessorBenchCommand());
         commands.get("bucket-processor").addSubcommand(new BucketProcessorBenchCommand());
-        commands.get("lifecycle").getSubcommands().get("what-if").addSubcommand(new WhatIfBenchCommand());
+        commands.get("lifecycle").addSubcommand(new WhatIfBenchCommand());
         return commandLine;
     }
 }
