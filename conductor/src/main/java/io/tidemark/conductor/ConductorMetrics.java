@@ -32,7 +32,7 @@ public final class ConductorMetrics {
         gatedGroups.forEach(this::backlogHolder);
         for (PassOutcome outcome : PassOutcome.values()) {
             passes.put(outcome, Counter.builder("tidemark.conductor.passes").tag("outcome", outcome.label())
-                    .description("Walker passes, by outcome (ran, skipped-lock, skipped-backlog, failed)")
+                    .description("Walker passes, by outcome (ran, skipped-lock, skipped-backlog, skipped-paused, failed)")
                     .register(registry));
         }
         seeded = Counter.builder("tidemark.conductor.buckets.seeded")

@@ -18,8 +18,9 @@ import java.util.function.LongSupplier;
  * longer ask for ends as NOOP_RULE_CHANGED, architecture.md, invariant 5; one they ask for later, judged on the filer's
  * clock, waits as NOT_DUE_YET, invariant 7), a noncurrent version's role and rank against
  * a fresh read of its key (NOOP_VERSION_CHANGED), an abort against the uploads a completion left behind, and only then
- * is the gateway called, once — unless the bucket was paused meanwhile (HOLD) or is in dry run (DRY_RUN, recorded and
- * not sent), which is looked at last, the moment before the call: a call it did not answer is made again only after the same checks again. The result is
+ * is the gateway called, once — unless the operators' controls say otherwise (the cluster paused: HOLD; the bucket
+ * paused: PAUSED, deferred to a walk; a dry run: DRY_RUN, recorded and not sent), which are looked at last, the moment
+ * before the call: a call it did not answer is made again only after the same checks again. The result is
  * the loop's {@link Decision}; the future fails only when the attempt ended without any answer (the processor is
  * stopping).
  */
@@ -110,7 +111,9 @@ final class ActionRunner {
         String bucket = task.task.target().bucket();
         switch (controls.gate(bucket)) {
             case HOLD:
-                return CompletableFuture.completedFuture(OutcomePolicy.paused(bucket));
+                return CompletableFuture.completedFuture(OutcomePolicy.held(bucket));
+            case DEFER:
+                return CompletableFuture.completedFuture(OutcomePolicy.deferred(bucket));
             case DRY_RUN:
                 return CompletableFuture.completedFuture(OutcomePolicy.dryRun(task.task));
             default:

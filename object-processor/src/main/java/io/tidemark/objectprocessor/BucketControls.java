@@ -7,12 +7,13 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The operators' controls as the processor applies them to a task's bucket: carry it out, hold it (the bucket or the
- * cluster is paused, or the controls are not known), or only record what it would do (dry run).
+ * The operators' controls as the processor applies them to a task's bucket: carry it out; hold it where it is (the
+ * cluster is paused, or the controls are not known); defer it to the walk the bucket's resume sends (the bucket alone
+ * is paused); or only record what it would do (dry run).
  */
 final class BucketControls {
 
-    enum Gate { RUN, HOLD, DRY_RUN }
+    enum Gate { RUN, HOLD, DEFER, DRY_RUN }
 
     private final Supplier<Optional<Controls>> current;
     private final LongSupplier changes;
@@ -29,8 +30,11 @@ final class BucketControls {
     /** What may happen to a task of {@code bucket} now. Unknown controls hold everything: a pause may be among them. */
     Gate gate(String bucket) {
         Optional<Controls> controls = current.get();
-        if (controls.isEmpty() || controls.get().paused(bucket)) {
+        if (controls.isEmpty() || controls.get().clusterPause().isPresent()) {
             return Gate.HOLD;
+        }
+        if (controls.get().paused(bucket)) {
+            return Gate.DEFER;
         }
         return controls.get().dryRun(bucket) ? Gate.DRY_RUN : Gate.RUN;
     }

@@ -69,7 +69,7 @@ public final class ObjectProcessorMetrics {
                 .description("Partitions whose committed position was no longer in the log (retention deleted "
                         + "unprocessed tasks): the consumer resumed at the oldest task left").register(registry);
         Gauge.builder("tidemark.object.processor.paused.tasks", pausedTasks, AtomicInteger::get)
-                .description("Tasks held because their bucket or the cluster is paused (or the controls are unknown)")
+                .description("Tasks held because the cluster is paused or the controls are unknown")
                 .register(registry);
         Gauge.builder("tidemark.object.processor.controls.known", this, m -> m.controlsKnown ? 1 : 0)
                 .description("1 while the operators' controls (pause, dry run) are known; 0 holds every task")

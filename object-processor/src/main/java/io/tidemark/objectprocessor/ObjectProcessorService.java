@@ -15,7 +15,9 @@ import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ControlsWatch;
+import io.tidemark.zookeeper.LifecycleControls;
 import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -106,7 +108,8 @@ public final class ObjectProcessorService extends ManagedService {
         resources.own("checks", checks::shutdownNow);
         // Pause and dry run, as operators set them: followed by a watch, and every task held until they are known.
         ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
-        BucketControls controls = BucketControls.following(resources.own(ControlsWatch.start(zookeeper)));
+        ControlsWatch watch = resources.own(ControlsWatch.start(zookeeper));
+        BucketControls controls = BucketControls.following(watch);
         DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);
         FilerClock filerTime = FilerClock.of(filer, clock, FilerClock.DEFAULT_MAX_AGE);
         resources.own("clock skew gauge", Metrics.bind(meters, filerTime));
@@ -118,10 +121,21 @@ public final class ObjectProcessorService extends ManagedService {
                 new UploadLeftovers(filer), new VersionCheck(filer), caller,
                 new OutcomePolicy(settings.retryLaterMaxAttempts(), settings.faultMaxAttempts()), checks, filerTime,
                 controls, System::nanoTime);
+        TaskRecorder recorder = new TaskRecorder(producer, topics.lifecycleEvents(), topics.objectTasksDlq(),
+                topics.bucketTasks());
+        // Its own thread: sending an owed walk waits for Kafka, which the filer checks must not wait behind.
+        ExecutorService settling = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "object-processor-owed-walks");
+            t.setDaemon(true);
+            return t;
+        });
+        resources.own("owed walks", settling::shutdownNow);
+        OwedWalks owedWalks = new OwedWalks(new LifecycleControls(zookeeper.client()), watch::current, recorder::walk,
+                settling, clock, "object-processor " + ManagementFactory.getRuntimeMXBean().getName());
+        watch.onChange(owedWalks::controlsChanged);
         loop = new TaskLoop(consumer, topics.objectTasks().name(),
-                new TaskDecoder(topics.objectTasks().valueSerde().deserializer()), caller, runner,
-                new TaskRecorder(producer, topics.lifecycleEvents(), topics.objectTasksDlq(), topics.bucketTasks()),
-                settings, metrics, scheduler, clock, controls);
+                new TaskDecoder(topics.objectTasks().valueSerde().deserializer()), caller, runner, recorder,
+                settings, metrics, scheduler, clock, controls, owedWalks);
         worker = startWorker("object-processor-loop", () -> loop.run(() -> running));
         resources.own(CommittedLagGauge.start(config.adminProperties(), meters,
                 ConsumerGroups.from(config).objectProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL));

@@ -36,15 +36,18 @@ final class OutcomePolicy {
      * @param outcome     the outcome's name as recorded in metrics, audit and dead letters
      * @param walkTheKey  after recording the outcome, ask for a walk of the task's key
      * @param retryIn     for a RETRY_LATER, how long to wait before the next attempt; null for the usual backoff
+     * @param owesWalk    the task was only recorded (a paused bucket, a dry run): before it is finished, its bucket
+     *                    is noted as owed a recovery walk for when it acts again
      */
-    record Decision(Verdict verdict, String outcome, String reason, boolean walkTheKey, Duration retryIn) {
+    record Decision(Verdict verdict, String outcome, String reason, boolean walkTheKey, Duration retryIn,
+                    boolean owesWalk) {
 
         Decision(Verdict verdict, String outcome, String reason) {
-            this(verdict, outcome, reason, false, null);
+            this(verdict, outcome, reason, false, null, false);
         }
 
         Decision(Verdict verdict, String outcome, String reason, boolean walkTheKey) {
-            this(verdict, outcome, reason, walkTheKey, null);
+            this(verdict, outcome, reason, walkTheKey, null, false);
         }
     }
 
@@ -111,12 +114,22 @@ final class OutcomePolicy {
         Duration early = Duration.between(filerNow, due).plus(EARLY_WAIT_MARGIN);
         return new Decision(Verdict.RETRY_LATER, NOT_DUE_YET, "not due under rule \"" + ruleId + "\" until " + due
                 + " by the filer's clock, " + filerNow + " now", false,
-                early.compareTo(EARLY_WAIT_MAX) > 0 ? EARLY_WAIT_MAX : early);
+                early.compareTo(EARLY_WAIT_MAX) > 0 ? EARLY_WAIT_MAX : early, false);
     }
 
-    /** The bucket, or the whole cluster, is paused (or the controls are unknown): the task waits for a resume. */
-    static Decision paused(String bucket) {
-        return new Decision(Verdict.HOLD, PAUSED, "bucket " + bucket + " is paused");
+    /** The whole cluster is paused (or the controls are unknown): the task waits where it is for the resume. */
+    static Decision held(String bucket) {
+        return new Decision(Verdict.HOLD, PAUSED, "the cluster is paused, or the controls are not known");
+    }
+
+    /**
+     * The bucket alone is paused: the task is recorded as PAUSED and finished, and the bucket owed a recovery walk,
+     * which carries it out (and whatever else came due) once the bucket is resumed. Holding it instead would hold its
+     * partition's cursor, which every other bucket's tasks share.
+     */
+    static Decision deferred(String bucket) {
+        return new Decision(Verdict.COMPLETE, PAUSED, "bucket " + bucket + " is paused: left to the walk its resume "
+                + "sends", false, null, true);
     }
 
     /**
@@ -126,7 +139,7 @@ final class OutcomePolicy {
     static Decision dryRun(ObjectTask task) {
         return new Decision(Verdict.COMPLETE, DRY_RUN, "dry run: " + task.action() + " of " + task.target().objectPath()
                 + (task.target().versionId() == null || task.target().versionId().isEmpty() ? ""
-                : " version " + task.target().versionId()) + " not sent to the gateway");
+                : " version " + task.target().versionId()) + " not sent to the gateway", false, null, true);
     }
 
     /**

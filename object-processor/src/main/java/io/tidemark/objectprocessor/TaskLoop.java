@@ -43,9 +43,11 @@ import org.slf4j.LoggerFactory;
  * partition's unfinished tasks are simply left to the next owner, which repeats them: the gateway's identity check
  * makes a repeated delete a NOOP.
  *
- * <p>A task of a paused bucket (or of any bucket while the cluster is paused or the controls are unknown) is held
- * before it is called, unrecorded, and looked at again whenever the controls change: held, it holds its partition's
- * cursor like any unfinished task, so a pause shows as lag and loses nothing.
+ * <p>While the cluster is paused, or the controls are unknown, every task is held before it is called, unrecorded, and
+ * looked at again whenever the controls change: held, it holds its partition's cursor like any unfinished task, so the
+ * pause shows as lag and loses nothing. A task of a bucket paused on its own is not held — its partition's cursor is
+ * every other bucket's too — but recorded as PAUSED and finished, its bucket owed a recovery walk for its resume
+ * ({@link OwedWalks}), as a dry-run task is.
  */
 public final class TaskLoop implements ConsumerRebalanceListener {
 
@@ -64,6 +66,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final Clock clock;
     private final IntervalFunction retryLaterBackoff;
     private final BucketControls controls;
+    private final OwedWalks owedWalks;
 
     private final Map<TopicPartition, PartitionWork> work = new HashMap<>();
     private final ArrayDeque<PendingTask> ready = new ArrayDeque<>();
@@ -85,7 +88,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
 
     TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
              ActionRunner runner, TaskRecorder recorder, ObjectProcessorSettings settings,
-             ObjectProcessorMetrics metrics, ScheduledExecutorService scheduler, Clock clock, BucketControls controls) {
+             ObjectProcessorMetrics metrics, ScheduledExecutorService scheduler, Clock clock, BucketControls controls,
+             OwedWalks owedWalks) {
         this.consumer = consumer;
         this.topic = topic;
         this.decoder = decoder;
@@ -96,6 +100,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         this.scheduler = scheduler;
         this.clock = clock;
         this.controls = controls;
+        this.owedWalks = owedWalks;
         this.controlsSeen = controls.changes();
         this.commits = new OffsetCommits(consumer, settings.commitInterval());
         this.rateShare = new RateShare(settings.deletesPerSecond(), caller, metrics);
@@ -241,8 +246,16 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             if (work.get(task.partition) != task.owner) {
                 continue;
             }
-            if (controls.gate(task.task.target().bucket()) == BucketControls.Gate.HOLD) {
+            BucketControls.Gate gate = controls.gate(task.task.target().bucket());
+            if (gate == BucketControls.Gate.HOLD) {
                 holdPaused(task);
+                continue;
+            }
+            if (gate == BucketControls.Gate.DEFER) {
+                // No call to make: the task is recorded and finished as any answered one, its bucket owed a walk.
+                inFlight++;
+                Decision deferred = OutcomePolicy.deferred(task.task.target().bucket());
+                post(() -> answered(task, task.attempts, deferred, null));
                 continue;
             }
             int attempt = ++task.attempts;
@@ -279,6 +292,10 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                             task.task.target().objectPath(), decision.reason());
                 }
                 CompletableFuture<Void> recorded = audit;
+                if (decision.owesWalk()) {
+                    recorded = CompletableFuture.allOf(audit, owedWalks.owe(task.task.target().bucket(),
+                            decision.outcome()));
+                }
                 if (decision.walkTheKey()) {
                     BucketTask walk = walkOf(task);
                     metrics.walkRequested(decision.outcome());
@@ -328,13 +345,13 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         }
     }
 
-    /** Holds a task of a paused bucket until the controls change; its lane and its partition's cursor wait with it. */
+    /** Holds a task while the cluster is paused, until the controls change; its lane and partition's cursor wait too. */
     private void holdPaused(PendingTask task) {
         paused.add(task);
         String bucket = task.task.target().bucket();
         if (holdLogged.add(bucket)) {
-            log.info("bucket {}: {}; holding its tasks until it is resumed", bucket, controls.known() ? "paused"
-                    : "the controls are not known (ZooKeeper)");
+            log.info("bucket {}: {}; holding its tasks until then", bucket, controls.known()
+                    ? "the cluster is paused" : "the controls are not known (ZooKeeper)");
         }
     }
 

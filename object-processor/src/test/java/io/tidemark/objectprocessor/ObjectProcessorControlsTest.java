@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
+import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.testsupport.ClusterNamespace;
@@ -20,9 +21,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The operators' controls at the object processor: a paused bucket's tasks are held (nothing deleted, nothing
- * dropped, the cursor held) and carried out on resume; a bucket in dry run has its actions recorded as DRY_RUN and
- * nothing sent to the gateway; a paused cluster holds everything.
+ * The operators' controls at the object processor: a bucket paused on its own has its tasks recorded as PAUSED and is
+ * owed a walk, sent on its resume; a bucket in dry run has its actions recorded as DRY_RUN, nothing sent to the
+ * gateway, and is owed a walk too; a paused cluster holds every task where it is (the cursor waits) until the resume.
  */
 @LocalClusterTest
 class ObjectProcessorControlsTest {
@@ -30,8 +31,8 @@ class ObjectProcessorControlsTest {
     private static final ControlFlag BY_TEST = new ControlFlag(Instant.now(), "test@host", "controls test");
 
     @Test
-    void shouldHoldAPausedBucketsTasksWithoutLosingThemAndCarryThemOutOnResume(LocalCluster cluster,
-                                                                               ClusterNamespace ns) throws Exception {
+    void shouldDeferAPausedBucketsTasksToTheWalkItsResumeSends(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
         try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "pause",
                 Map.of("zookeeper.chroot", ns.zookeeperChroot() + "-pause"));
              ZooKeeperConnection zk = ZooKeeperConnection.start(f.config)) {
@@ -51,24 +52,24 @@ class ObjectProcessorControlsTest {
             ObjectTask c = f.expiration("running", "c");
             f.publish(List.of(a, b, c));
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> s3.latest("running", "c").isEmpty());
-            await().atMost(Duration.ofSeconds(10)).until(() -> f.meter("tidemark.object.processor.paused.tasks") == 2);
-            Thread.sleep(1_000);
+            // Every task finished (no cursor held for one bucket), the paused ones only recorded.
+            f.awaitAllCommitted(Duration.ofSeconds(30));
+            assertThat(s3.latest("running", "c")).isEmpty();
             assertThat(s3.latest("paused", "a")).as("paused: kept").isPresent();
             assertThat(s3.latest("paused", "b")).as("paused: kept").isPresent();
-            assertThat(f.outcomesByAction()).as("a held task is not an attempt: nothing recorded")
-                    .containsOnlyKeys(c.actionId());
-            int partition = f.shard(ProcessorFixture.key(a));
-            assertThat(f.committedOffsets().getOrDefault(partition, 0L)).as("the cursor waits for the held task")
-                    .isLessThan(f.endOffsets().get(partition));
+            assertThat(f.outcomesByAction()).containsEntry(a.actionId(), List.of("PAUSED"))
+                    .containsEntry(b.actionId(), List.of("PAUSED")).containsEntry(c.actionId(), List.of("DONE"));
+            assertThat(controls.read().owedWalks()).containsOnlyKeys("paused");
+            assertThat(f.walks()).as("no walk while it is paused").isEmpty();
 
             assertThat(controls.resume(Optional.of("paused"))).isTrue();
-            f.awaitAllCommitted(Duration.ofSeconds(30));
-            assertThat(s3.latest("paused", "a")).isEmpty();
-            assertThat(s3.latest("paused", "b")).isEmpty();
-            assertThat(f.outcomesByAction()).containsEntry(a.actionId(), List.of("DONE"))
-                    .containsEntry(b.actionId(), List.of("DONE"));
-            assertThat(f.meter("tidemark.object.processor.paused.tasks")).isZero();
+            await().atMost(Duration.ofSeconds(30)).until(() -> controls.read().owedWalks().isEmpty());
+            assertThat(f.walks()).singleElement().satisfies(walk -> {
+                assertThat(walk.target().bucket()).isEqualTo("paused");
+                assertThat(walk.details().mode()).isEqualTo(BucketTask.Mode.recovery);
+                assertThat(walk.details().prefix()).isEmpty();
+                assertThat(walk.details().scanId()).startsWith("owed-paused-");
+            });
         }
     }
 
@@ -97,8 +98,9 @@ class ObjectProcessorControlsTest {
                 assertThat(e.ruleId()).isEqualTo(ProcessorFixture.RULE_ID);
                 assertThat(e.reason()).contains("not sent to the gateway");
             });
+            assertThat(controls.read().owedWalks()).containsOnlyKeys("trial");
 
-            // The whole cluster paused: the dry-run bucket records nothing and the other bucket keeps its object.
+            // The whole cluster paused: every task held where it is, nothing recorded, the cursor waits.
             controls.pause(Optional.empty(), BY_TEST);
             ObjectTask again = f.expiration("trial", "x");
             ObjectTask y = f.expiration("other", "y");
@@ -107,8 +109,11 @@ class ObjectProcessorControlsTest {
             Thread.sleep(1_000);
             assertThat(s3.latest("other", "y")).isPresent();
             assertThat(f.events()).extracting(LifecycleEvent::actionId).containsExactly(x.actionId());
+            int partition = f.shard(ProcessorFixture.key(y));
+            assertThat(f.committedOffsets().getOrDefault(partition, 0L)).as("the cursor waits for the held task")
+                    .isLessThan(f.endOffsets().get(partition));
 
-            // Out of dry run and resumed: both carried out.
+            // Out of dry run, and resumed: both carried out, and the walk the dry run is owed sent.
             controls.dryRun("trial", false, BY_TEST);
             controls.resume(Optional.empty());
             f.awaitAllCommitted(Duration.ofSeconds(30));
@@ -116,6 +121,10 @@ class ObjectProcessorControlsTest {
             assertThat(s3.latest("other", "y")).isEmpty();
             assertThat(f.outcomesByAction()).containsEntry(again.actionId(), List.of("DONE"))
                     .containsEntry(y.actionId(), List.of("DONE"));
+            assertThat(f.meter("tidemark.object.processor.paused.tasks")).isZero();
+            await().atMost(Duration.ofSeconds(30)).until(() -> controls.read().owedWalks().isEmpty());
+            assertThat(f.walks()).extracting(w -> w.details().scanId()).singleElement().asString()
+                    .startsWith("owed-trial-");
         }
     }
 }

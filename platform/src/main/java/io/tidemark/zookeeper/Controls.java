@@ -13,15 +13,23 @@ import java.util.TreeMap;
  * @param clusterPause the cluster's pause, or empty
  * @param paused       paused buckets
  * @param dryRun       buckets in dry run
+ * @param owedWalks    buckets whose tasks were only recorded (paused, or in dry run): each is owed a recovery walk
+ *                     once it is neither paused nor in dry run, which the object processors send
  */
 public record Controls(@JsonIgnore Optional<ControlFlag> clusterPause, Map<String, ControlFlag> paused,
-                       Map<String, ControlFlag> dryRun) {
+                       Map<String, ControlFlag> dryRun, Map<String, ControlFlag> owedWalks) {
 
-    public static final Controls NONE = new Controls(Optional.empty(), Map.of(), Map.of());
+    public static final Controls NONE = new Controls(Optional.empty(), Map.of(), Map.of(), Map.of());
 
     public Controls {
         paused = Map.copyOf(paused);
         dryRun = Map.copyOf(dryRun);
+        owedWalks = Map.copyOf(owedWalks);
+    }
+
+    public Controls(Optional<ControlFlag> clusterPause, Map<String, ControlFlag> paused,
+                    Map<String, ControlFlag> dryRun) {
+        this(clusterPause, paused, dryRun, Map.of());
     }
 
     /** The cluster's pause or null, as JSON reports show it. */
@@ -40,9 +48,19 @@ public record Controls(@JsonIgnore Optional<ControlFlag> clusterPause, Map<Strin
         return !paused(bucket) && dryRun.containsKey(bucket);
     }
 
+    /** Whether the bucket's tasks run for real now: it is not paused, the cluster is not, and it is not in dry run. */
+    public boolean acting(String bucket) {
+        return !paused(bucket) && !dryRun.containsKey(bucket);
+    }
+
     /** Whether anything at all is set. */
     public boolean any() {
-        return clusterPause.isPresent() || !paused.isEmpty() || !dryRun.isEmpty();
+        return clusterPause.isPresent() || !paused.isEmpty() || !dryRun.isEmpty() || !owedWalks.isEmpty();
+    }
+
+    /** The buckets owed a walk in name order, for reports. */
+    public Map<String, ControlFlag> owedWalksByName() {
+        return new TreeMap<>(owedWalks);
     }
 
     /** The paused buckets in name order, for reports. */

@@ -24,6 +24,8 @@ public final class ZooKeeperPaths {
     public static final String PAUSED_BUCKETS = CONTROL + "/paused";
     /** One child per bucket in dry run. */
     public static final String DRY_RUN_BUCKETS = CONTROL + "/dry-run";
+    /** One child per bucket whose tasks were only recorded (paused, dry run) and which is owed a recovery walk. */
+    public static final String OWED_WALKS = CONTROL + "/owed-walks";
 
     private ZooKeeperPaths() {
     }
@@ -41,6 +43,10 @@ public final class ZooKeeperPaths {
 
     public static String dryRunBucket(String bucket) {
         return DRY_RUN_BUCKETS + "/" + bucket(bucket).substring(BUCKETS.length() + 1);
+    }
+
+    public static String owedWalk(String bucket) {
+        return OWED_WALKS + "/" + bucket(bucket).substring(BUCKETS.length() + 1);
     }
 
     public static String walk(String bucket) {

@@ -3,15 +3,9 @@ package io.tidemark.cli.control;
 import io.tidemark.cli.ConfigOptions;
 import io.tidemark.cli.ExitCodes;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.messages.BucketTask;
-import io.tidemark.topics.KafkaClients;
-import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,7 +17,7 @@ import picocli.CommandLine.Spec;
         description = {"Puts a bucket in dry run, or takes it out. In dry run every stage runs as usual, but the object "
                 + "processors record each action in lifecycle-events as DRY_RUN (read them with tidemark audit) "
                 + "instead of calling the gateway.",
-            "Taking a bucket out of dry run sends a walk of the whole bucket, which carries out what came due "
+            "Out of dry run, the object processors send a walk of the whole bucket, which carries out what came due "
                 + "meanwhile (the actions only recorded) and re-arms what is still to come: nothing is lost."})
 public final class DryRunCommand implements Callable<Integer> {
 
@@ -56,10 +50,9 @@ public final class DryRunCommand implements Callable<Integer> {
             if (on && !session.registered(bucket)) {
                 out.println("note: " + bucket + " has no lifecycle rules registered (yet)");
             }
-            if (!on) {
-                // Whether or not this command changed it: a dry run switched off by hand still owes its walk.
-                String scanId = sendWalk(config, bucket, Clock.systemUTC());
-                out.println("walk " + scanId + " sent: what came due during the dry run is carried out now");
+            if (!on && session.controls().read().owedWalks().containsKey(bucket)) {
+                out.println("the object processors now send the walk it is owed: what it only recorded during the dry "
+                        + "run is carried out");
             }
             return ExitCodes.OK;
         } catch (IllegalStateException | IllegalArgumentException e) {
@@ -68,25 +61,5 @@ public final class DryRunCommand implements Callable<Integer> {
         } finally {
             out.flush();
         }
-    }
-
-    /**
-     * A recovery walk of the whole bucket: it sends a task for everything due now (the dry run consumed their timers)
-     * and re-arms the timers of what is still to come.
-     */
-    static String sendWalk(TidemarkConfig config, String bucket, Clock clock) throws Exception {
-        String scanId = "dry-run-off-" + bucket + "-" + clock.millis();
-        BucketTask walk = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
-                new BucketTask.Details(scanId, BucketTask.Mode.recovery, "", null));
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                KafkaClients.idempotentProducer(config.producerProperties()), new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            producer.send(TopicRegistry.from(config).bucketTasks().record(bucket, walk))
-                    .get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("out of dry run, but the walk was not sent (" + e
-                    + "); run this command again: what came due during the dry run waits for that walk", e);
-        }
-        return scanId;
     }
 }

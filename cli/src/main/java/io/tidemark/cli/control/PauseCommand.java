@@ -13,9 +13,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "pause", mixinStandardHelpOptions = true,
-        description = {"Pauses lifecycle for one bucket, or for the whole cluster: the object processors hold the "
-                + "bucket's tasks (nothing deleted, nothing dropped: the held tasks show as lag and in "
-                + "tidemark status) and the conductor seeds no walks for it. Calls already sent complete.",
+        description = {"Pauses lifecycle for one bucket, or for the whole cluster. The whole cluster: the object "
+                + "processors hold every task (nothing deleted, nothing dropped; the held tasks show as lag). One "
+                + "bucket: they record its tasks as PAUSED and owe it a walk, sent on its resume, which carries out "
+                + "what came due meanwhile. Either way the conductor seeds no walk for it; calls already sent "
+                + "complete.",
             "Undo with tidemark resume."})
 public final class PauseCommand implements Callable<Integer> {
 

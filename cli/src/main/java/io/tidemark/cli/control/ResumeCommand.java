@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "resume", mixinStandardHelpOptions = true,
         description = {"Resumes lifecycle for one bucket, or for the whole cluster, after tidemark pause: the tasks "
-                + "the object processors held go on at once; the next conductor pass walks the bucket again.",
+                + "the object processors held (a paused cluster) go on at once; a bucket paused on its own gets a "
+                + "walk from them, which carries out what came due while it was paused.",
             "Resuming the cluster leaves buckets paused on their own paused."})
 public final class ResumeCommand implements Callable<Integer> {
 
@@ -35,6 +36,8 @@ public final class ResumeCommand implements Callable<Integer> {
             boolean changed = session.controls().resume(Optional.ofNullable(bucket));
             out.println(changed ? what + " resumed" : what + " was not paused");
             Controls now = session.controls().read();
+            now.owedWalksByName().keySet().stream().filter(now::acting).forEach(b -> out.println("bucket " + b
+                    + ": the object processors now send the walk it is owed for the tasks it deferred"));
             if (bucket == null && !now.paused().isEmpty()) {
                 out.println("still paused on their own: " + String.join(", ", now.pausedByName().keySet()));
             } else if (bucket != null && now.clusterPause().isPresent()) {

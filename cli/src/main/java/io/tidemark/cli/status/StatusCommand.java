@@ -114,7 +114,10 @@ public final class StatusCommand implements Callable<Integer> {
                 + flag(p)));
         controls.dryRunByName().forEach((bucket, p) -> out.println("controls: bucket " + bucket + " DRY RUN "
                 + flag(p) + (controls.paused(bucket) ? " (paused too: nothing is recorded)" : "")));
-        if (controls.clusterPause().isPresent() || !controls.paused().isEmpty()) {
+        controls.owedWalksByName().forEach((bucket, f) -> out.println("controls: bucket " + bucket + " OWED A WALK "
+                + "for tasks only recorded (" + f.reason() + ", first at " + f.since() + "); "
+                + (controls.acting(bucket) ? "the object processors send it now" : "sent once it acts again")));
+        if (controls.clusterPause().isPresent()) {
             out.println("  held tasks wait in object-tasks: the object-processor BACKLOG above counts them");
         }
     }

@@ -273,7 +273,8 @@ class StatusCommandTest {
                         new StatusReport.Walk("logs", true, null, "steady-logs-1", 4),
                         new StatusReport.Walk("archive", true, now.minusSeconds(60), null, 0, null, 2)), 3, 0,
                 new Controls(Optional.empty(), Map.of("logs", new ControlFlag(now.minusSeconds(60), "ops@h1", "audit")),
-                        Map.of("photos", new ControlFlag(now.minusSeconds(30), "ops@h1", null))));
+                        Map.of("photos", new ControlFlag(now.minusSeconds(30), "ops@h1", null)),
+                        Map.of("photos", new ControlFlag(now.minusSeconds(20), "object-processor 1@h2", "DRY_RUN"))));
         StringWriter text = new StringWriter();
         StatusCommand.print(report, new PrintWriter(text), now);
         assertThat(text.toString()).contains("status: degraded", "  - 3 object task(s) parked")
@@ -287,6 +288,8 @@ class StatusCommandTest {
                 .contains("bucket archive: 2 null delete marker(s) that no lifecycle request can remove")
                 .contains("controls: bucket logs PAUSED since 2026-11-23T11:59:00Z by ops@h1: audit",
                         "controls: bucket photos DRY RUN since 2026-11-23T11:59:30Z by ops@h1",
-                        "held tasks wait in object-tasks");
+                        "controls: bucket photos OWED A WALK for tasks only recorded (DRY_RUN, first at "
+                                + "2026-11-23T11:59:40Z); sent once it acts again")
+                .doesNotContain("held tasks wait");
     }
 }

@@ -1,0 +1,104 @@
+package io.tidemark.objectprocessor;
+
+import io.tidemark.messages.BucketTask;
+import io.tidemark.zookeeper.ControlFlag;
+import io.tidemark.zookeeper.Controls;
+import io.tidemark.zookeeper.LifecycleControls;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The recovery walks a paused or dry-run bucket is owed. A task only recorded (PAUSED while its bucket is paused, or
+ * DRY_RUN) spent its timer; before it is finished, its bucket is noted in ZooKeeper as owed a walk. Once the bucket
+ * acts again (resumed, out of dry run, the cluster not paused), a processor sends a recovery walk of the whole
+ * bucket — which sends a task for everything due then and re-arms the timers of what is still to come — and only then
+ * removes the note. Every processor does so on every change of the controls: two may send the same walk, which costs a
+ * second listing and nothing else (a newer recovery walk supersedes an older one); none can leave it unsent, since the
+ * note outlives any of them.
+ */
+final class OwedWalks {
+
+    private static final Logger log = LoggerFactory.getLogger(OwedWalks.class);
+
+    private final LifecycleControls controls;
+    private final Supplier<Optional<Controls>> current;
+    private final Function<BucketTask, CompletableFuture<Void>> send;
+    private final Executor settling;
+    private final Clock clock;
+    private final String instance;
+    /** Buckets noted by this instance since the controls last changed: one ZooKeeper write per bucket, not per task. */
+    private final Set<String> noted = ConcurrentHashMap.newKeySet();
+
+    OwedWalks(LifecycleControls controls, Supplier<Optional<Controls>> current,
+              Function<BucketTask, CompletableFuture<Void>> send, Executor settling, Clock clock, String instance) {
+        this.controls = controls;
+        this.current = current;
+        this.send = send;
+        this.settling = settling;
+        this.clock = clock;
+        this.instance = instance;
+    }
+
+    /** Notes the bucket as owed a walk; the task that owes it may be finished once this completes. */
+    CompletableFuture<Void> owe(String bucket, String why) {
+        if (noted.contains(bucket)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return controls.oweWalk(bucket, new ControlFlag(clock.instant(), instance, why))
+                .thenRun(() -> noted.add(bucket));
+    }
+
+    /**
+     * After a change of the controls: forgets what this instance noted (another may have settled it since), and
+     * sends the walks owed to buckets that act again.
+     */
+    void controlsChanged() {
+        noted.clear();
+        settling.execute(this::settle);
+    }
+
+    private void settle() {
+        if (current.get().isEmpty()) {
+            return;
+        }
+        Controls now;
+        try {
+            // Read afresh rather than from the watch's view: a walk this thread sent a moment ago is gone from here.
+            now = controls.read();
+        } catch (Exception e) {
+            log.warn("owed walks not read ({}); trying again at the next change", e.toString());
+            return;
+        }
+        for (Map.Entry<String, ControlFlag> owed : now.owedWalksByName().entrySet()) {
+            String bucket = owed.getKey();
+            if (!now.acting(bucket)) {
+                continue;
+            }
+            String scanId = "owed-" + bucket + "-" + clock.millis();
+            BucketTask walk = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
+                    new BucketTask.Details(scanId, BucketTask.Mode.recovery, "", null));
+            try {
+                send.apply(walk).get(60, TimeUnit.SECONDS);
+                controls.walkSent(bucket);
+                log.info("bucket {} acts again: sent walk {} for the tasks recorded while it did not ({} since {})",
+                        bucket, scanId, owed.getValue().reason(), owed.getValue().since());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                // The note stays: the next change of the controls, or the next periodic read, tries again.
+                log.warn("bucket {}: the walk it is owed was not sent ({}); trying again later", bucket, e.toString());
+            }
+        }
+    }
+}
