@@ -24,6 +24,8 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads what {@code tidemark audit} asks for from {@code lifecycle-events}, reading as little as it can: only the
@@ -33,6 +35,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code read_committed}.
  */
 public final class AuditScan {
+
+    private static final Logger log = LoggerFactory.getLogger(AuditScan.class);
 
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
     private static final Duration POLL = Duration.ofMillis(200);
@@ -74,6 +78,10 @@ public final class AuditScan {
         } catch (TimeoutException e) {
             throw new AuditScanException("Kafka at " + bootstrapServers() + " did not answer within "
                     + timeout.toSeconds() + " s: " + e.getMessage(), e);
+        } catch (KafkaException e) {
+            // Authorization, a corrupt batch, a broker error: said in one line, not as a stack trace.
+            throw new AuditScanException("reading " + topic.name() + " from Kafka at " + bootstrapServers()
+                    + " failed: " + e, e);
         } finally {
             // In no group there is nothing to leave; closing only ends fetch sessions, which need not hold up the
             // answer (by default a close waits up to 30 s for a busy broker).
@@ -85,6 +93,8 @@ public final class AuditScan {
         Map<String, Object> properties = KafkaClients.committedReader(consumerProperties);
         // Asking about a topic must never create it: a wrong prefix should say so, not leave an empty topic behind.
         properties.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        // Retention deleting the oldest segment under the scan must move it to what is left, not to the end.
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // Fewer, larger batches: the scan does little per record, so the poll loop's own work shows.
         properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
         properties.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "tidemark-audit");
@@ -102,7 +112,12 @@ public final class AuditScan {
             throw new AuditScanException("topic " + topic.name() + " does not exist on Kafka at " + bootstrapServers()
                     + " (is topic.prefix right? `tidemark topics describe` lists what is there)");
         }
-        if (query.key() != null) {
+        if (query.key() != null && infos.size() != topic.partitions()) {
+            // The object processor writes an event to its task's partition of object-tasks, numbered for the
+            // configured shards: a topic resized by hand no longer says where a key's events are. Read it all.
+            log.warn("{} has {} partitions, not the {} of the configured shards: reading every partition for one key",
+                    topic.name(), infos.size(), topic.partitions());
+        } else if (query.key() != null) {
             try {
                 return List.of(new TopicPartition(topic.name(), ShardPartitioner.shardOf(query.recordKey(),
                         infos.size())));
@@ -120,6 +135,7 @@ public final class AuditScan {
         remaining.forEach(tp -> consumer.seek(tp, bounds.from().get(tp)));
         long lastMoved = System.nanoTime();
         long lastReported = System.nanoTime();
+        long lastPositions = -1;
         while (!remaining.isEmpty()) {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
             for (TopicPartition tp : records.partitions()) {
@@ -141,7 +157,9 @@ public final class AuditScan {
             remaining.removeAll(done);
             consumer.pause(done);
             long now = System.nanoTime();
-            if (!records.isEmpty() || !done.isEmpty()) {
+            long moved = positions(consumer, remaining);
+            if (!records.isEmpty() || !done.isEmpty() || moved != lastPositions) {
+                lastPositions = moved;
                 lastMoved = now;
             } else if (now - lastMoved > timeout.toNanos()) {
                 throw new AuditScanException("Kafka at " + bootstrapServers() + " handed over nothing for "
@@ -152,6 +170,15 @@ public final class AuditScan {
                 progress.accept(reading.progress());
             }
         }
+    }
+
+    /** The sum of the positions: it moves past transaction markers and aborted records, which return no records. */
+    private long positions(KafkaConsumer<byte[], byte[]> consumer, Set<TopicPartition> partitions) {
+        long sum = 0;
+        for (TopicPartition tp : partitions) {
+            sum += consumer.position(tp, timeout);
+        }
+        return sum;
     }
 
     private String bootstrapServers() {

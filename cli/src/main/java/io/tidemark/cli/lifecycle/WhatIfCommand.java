@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
                 + "the bucket's current configuration adds and removes.",
             "Exit status: 0 done; 1 the filer failed or a file could not be read; 2 usage; 3 invalid lifecycle "
                 + "XML (S3's error code is printed); 4 no such bucket; 5 --fail-if-deletes and something would be "
-                + "removed now; 6 --fail-if-change-adds and the given rules act on entries the current ones leave."})
+                + "removed now; 6 --fail-if-change-adds and the given rules act on entries the current ones leave alone, "
+                + "or on the same entries sooner."})
 public final class WhatIfCommand implements Callable<Integer> {
 
     /** The lifecycle XML given (or the bucket's own, without --rules) is not a valid configuration. */
@@ -53,7 +54,10 @@ public final class WhatIfCommand implements Callable<Integer> {
     public static final int NO_SUCH_BUCKET = 4;
     /** {@code --fail-if-deletes}: some rule removes something now that no lock holds. */
     public static final int DELETES_NOW = 5;
-    /** {@code --fail-if-change-adds}: the given rules act within the horizon on entries the current ones do not. */
+    /**
+     * {@code --fail-if-change-adds}: the given rules act within the horizon on entries the current ones do not, or on
+     * the same entries sooner.
+     */
     public static final int CHANGE_ADDS = 6;
 
     private static final int MOST_DAYS = 3650;
@@ -94,7 +98,7 @@ public final class WhatIfCommand implements Callable<Integer> {
 
     @Option(names = "--fail-if-change-adds",
             description = "With --rules: exit 6 when the given rules act within the horizon on entries the "
-                    + "current ones leave alone.")
+                    + "current ones leave alone, or on entries both act on but sooner.")
     private boolean failIfChangeAdds;
 
     @Option(names = "--expected-entries", paramLabel = "N",
@@ -140,7 +144,13 @@ public final class WhatIfCommand implements Callable<Integer> {
                 return fail(INVALID_RULES, current.state().substring("invalid: ".length()), "bucket " + bucket
                         + ": its lifecycle configuration is invalid, and the pipeline ignores it: " + current.error());
             }
-            BucketVersioning versioning = BucketVersioning.parse(BucketEntryConfig.versioning(bucketEntry.get()));
+            BucketVersioning versioning;
+            try {
+                versioning = BucketVersioning.parse(BucketEntryConfig.versioning(bucketEntry.get()));
+            } catch (IllegalArgumentException unknown) {
+                return fail(ExitCodes.FAILURE, "InvalidBucketVersioning", "bucket " + bucket + ": "
+                        + unknown.getMessage());
+            }
             Horizon horizon = new Horizon(FilerClock.of(filer, Clock.systemUTC(), FilerClock.DEFAULT_MAX_AGE)
                     .nowBlocking(), config.calendar().dayLength(), days);
             Optional<RuleSet> analysed = given.or(current::valid);

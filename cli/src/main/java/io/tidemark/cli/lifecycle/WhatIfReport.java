@@ -87,9 +87,12 @@ public record WhatIfReport(String bucket, String versioning, String rulesSource,
      * @param givenActsOn    the same for the given configuration
      * @param adds           acted on by the given configuration only
      * @param removes        acted on by the current configuration only
+     * @param sooner         acted on by both, by the given configuration sooner (its samples show the given due time)
+     * @param later          acted on by both, by the given configuration later
      */
-    @JsonPropertyOrder({"current", "currentActsOn", "givenActsOn", "adds", "removes"})
-    public record Change(String current, Tally currentActsOn, Tally givenActsOn, ChangeSide adds, ChangeSide removes) {
+    @JsonPropertyOrder({"current", "currentActsOn", "givenActsOn", "adds", "removes", "sooner", "later"})
+    public record Change(String current, Tally currentActsOn, Tally givenActsOn, ChangeSide adds, ChangeSide removes,
+                         ChangeSide sooner, ChangeSide later) {
     }
 
     /**
@@ -111,8 +114,11 @@ public record WhatIfReport(String bucket, String versioning, String rulesSource,
         return rules.stream().anyMatch(r -> r.now().acted().count() > 0);
     }
 
-    /** Whether the given configuration acts on entries the current one leaves alone within the horizon. */
+    /**
+     * Whether the given configuration acts on entries the current one leaves alone within the horizon, or on entries
+     * both act on but sooner: what {@code --fail-if-change-adds} tests.
+     */
     boolean changeAdds() {
-        return change != null && change.adds().entries().count() > 0;
+        return change != null && (change.adds().entries().count() > 0 || change.sooner().entries().count() > 0);
     }
 }

@@ -48,6 +48,8 @@ final class WhatIfTable {
                     tally(change.currentActsOn()), tally(change.givenActsOn()));
             side(out, "adds", change.adds());
             side(out, "removes", change.removes());
+            side(out, "sooner", change.sooner());
+            side(out, "later", change.later());
         }
         out.flush();
     }

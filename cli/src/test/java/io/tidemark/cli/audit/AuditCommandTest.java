@@ -112,6 +112,9 @@ class AuditCommandTest {
         if (all.stream().noneMatch(a -> a.startsWith("topic.prefix="))) {
             all.addAll(List.of("--set", "topic.prefix=" + prefix));
         }
+        if (all.stream().noneMatch(a -> a.startsWith("shard.bits="))) {
+            all.addAll(List.of("--set", "shard.bits=2"));
+        }
         int code = new CommandLine(new AuditCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
                 .execute(all.toArray(String[]::new));
         return new Run(code, out.toString(), err.toString());
@@ -167,6 +170,14 @@ class AuditCommandTest {
             assertThat(e.path("partition").asInt()).isEqualTo(shard);
             assertThat(e.path("event").path("objectPath").asText()).isEqualTo("a.jpg");
         });
+    }
+
+    @Test
+    void shouldReadEveryPartitionForAKeyWhenTheTopicIsNotShardedAsConfigured() throws Exception {
+        JsonNode report = auditJson("--bucket", "photos", "--key", "a.jpg", "--since", "7d", "--set", "shard.bits=3");
+
+        assertThat(report.path("partitions")).extracting(JsonNode::asInt).containsExactly(0, 1, 2, 3);
+        assertThat(outcomes(report)).containsExactly("RETRY_LATER", "DONE");
     }
 
     @Test

@@ -234,6 +234,33 @@ class WhatIfCommandTest {
                 .containsPattern("removes +1 entries \\(100 B\\); e\\.g\\. logs/a");
     }
 
+    /** SeaweedFS #6619's fear: a rule shortened by mistake acts on the same entries as before, only much sooner. */
+    @Test
+    void shouldFailTheChangeCheckWhenTheNewRulesDeleteTheSameEntriesSooner() throws IOException {
+        s3.createBucket("shortened", false);
+        s3.putLifecycle("shortened", config(rule("logs", "logs/", "<Expiration><Days>30</Days></Expiration>")));
+        putAt(T0.minus(DAY.multipliedBy(2)), "shortened", "logs/young", 10);
+        putAt(T0.minus(DAY.multipliedBy(29)), "shortened", "logs/old", 10);
+        Path oneDay = file(config(rule("logs", "logs/", "<Expiration><Days>1</Days></Expiration>")));
+
+        Run run = whatIf("--bucket", "shortened", "--rules", oneDay.toString(), "--days", "60", "--json",
+                "--fail-if-change-adds");
+
+        assertThat(run.exitCode()).isEqualTo(WhatIfCommand.CHANGE_ADDS);
+        JsonNode change = run.json().get("change");
+        assertThat(change.at("/adds/entries/count").asLong()).isZero();
+        assertThat(change.at("/removes/entries/count").asLong()).isZero();
+        assertThat(change.at("/sooner/entries/count").asLong()).isEqualTo(2);
+        assertThat(keys(change.at("/sooner/samples"))).containsExactlyInAnyOrder("logs/young", "logs/old");
+        assertThat(change.at("/later/entries/count").asLong()).isZero();
+
+        Run lengthened = whatIf("--bucket", "shortened", "--rules", file(config(rule("logs", "logs/",
+                "<Expiration><Days>40</Days></Expiration>"))).toString(), "--days", "60", "--json",
+                "--fail-if-change-adds");
+        assertThat(lengthened.exitCode()).as("acting later adds no risk").isZero();
+        assertThat(lengthened.json().at("/change/later/entries/count").asLong()).isEqualTo(2);
+    }
+
     @Test
     void shouldReportEntriesUnderObjectLockAsHeldNotDeleted() {
         s3.createBucket("locked", true);
