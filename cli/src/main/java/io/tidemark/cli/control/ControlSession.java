@@ -1,13 +1,16 @@
 package io.tidemark.cli.control;
 
+import io.tidemark.cli.ExitCodes;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.LifecycleControls;
 import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * A connection to ZooKeeper for one control command ({@code pause}, {@code resume}, {@code bucket dry-run}), given up
@@ -30,6 +33,29 @@ final class ControlSession implements AutoCloseable {
                     + " not reachable within " + timeout.toMillis() + " ms; nothing was changed");
         }
         return new ControlSession(zookeeper);
+    }
+
+    /** What one control command does once connected; it prints to {@code out}. */
+    interface Change {
+        void apply(ControlSession session, PrintWriter out) throws Exception;
+    }
+
+    /**
+     * Runs one control command: connects, applies it, and turns a ZooKeeper out of reach or a bad bucket name into one
+     * error line and exit 1, never a stack trace.
+     */
+    static int run(CommandSpec spec, TidemarkConfig config, String command, Change change) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        try (ControlSession session = open(config)) {
+            change.apply(session, out);
+            return ExitCodes.OK;
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            spec.commandLine().getErr().println(command + ": " + e.getMessage());
+            return ExitCodes.FAILURE;
+        } finally {
+            out.flush();
+            spec.commandLine().getErr().flush();
+        }
     }
 
     LifecycleControls controls() {

@@ -1,9 +1,6 @@
 package io.tidemark.cli.control;
 
 import io.tidemark.cli.ConfigOptions;
-import io.tidemark.cli.ExitCodes;
-import io.tidemark.config.TidemarkConfig;
-import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -40,10 +37,8 @@ public final class DryRunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        TidemarkConfig config = options.load();
-        try (ControlSession session = ControlSession.open(config)) {
-            boolean on = state == Switch.on;
+        boolean on = state == Switch.on;
+        return ControlSession.run(spec, options.load(), "bucket dry-run", (session, out) -> {
             boolean changed = session.controls().dryRun(bucket, on, ControlSession.flag(Clock.systemUTC(), reason));
             out.println("bucket " + bucket + (on ? (changed ? " is in dry run" : " was already in dry run")
                     : (changed ? " is out of dry run" : " was not in dry run")));
@@ -54,12 +49,6 @@ public final class DryRunCommand implements Callable<Integer> {
                 out.println("the object processors now send the walk it is owed: what it only recorded during the dry "
                         + "run is carried out");
             }
-            return ExitCodes.OK;
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            spec.commandLine().getErr().println("bucket dry-run: " + e.getMessage());
-            return ExitCodes.FAILURE;
-        } finally {
-            out.flush();
-        }
+        });
     }
 }

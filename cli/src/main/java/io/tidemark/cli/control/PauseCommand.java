@@ -1,8 +1,6 @@
 package io.tidemark.cli.control;
 
 import io.tidemark.cli.ConfigOptions;
-import io.tidemark.cli.ExitCodes;
-import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -35,9 +33,8 @@ public final class PauseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
         String what = bucket == null ? "the cluster" : "bucket " + bucket;
-        try (ControlSession session = ControlSession.open(options.load())) {
+        return ControlSession.run(spec, options.load(), "pause", (session, out) -> {
             boolean changed = session.controls().pause(Optional.ofNullable(bucket),
                     ControlSession.flag(Clock.systemUTC(), reason));
             out.println(changed ? what + " paused" : what + " was already paused");
@@ -45,12 +42,6 @@ public final class PauseCommand implements Callable<Integer> {
                 out.println("note: " + bucket + " has no lifecycle rules registered (yet); the pause applies once it "
                         + "does");
             }
-            return ExitCodes.OK;
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            spec.commandLine().getErr().println("pause: " + e.getMessage());
-            return ExitCodes.FAILURE;
-        } finally {
-            out.flush();
-        }
+        });
     }
 }

@@ -1,9 +1,7 @@
 package io.tidemark.cli.control;
 
 import io.tidemark.cli.ConfigOptions;
-import io.tidemark.cli.ExitCodes;
 import io.tidemark.zookeeper.Controls;
-import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,9 +28,8 @@ public final class ResumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
         String what = bucket == null ? "the cluster" : "bucket " + bucket;
-        try (ControlSession session = ControlSession.open(options.load())) {
+        return ControlSession.run(spec, options.load(), "resume", (session, out) -> {
             boolean changed = session.controls().resume(Optional.ofNullable(bucket));
             out.println(changed ? what + " resumed" : what + " was not paused");
             Controls now = session.controls().read();
@@ -43,12 +40,6 @@ public final class ResumeCommand implements Callable<Integer> {
             } else if (bucket != null && now.clusterPause().isPresent()) {
                 out.println("note: the whole cluster is still paused (tidemark resume)");
             }
-            return ExitCodes.OK;
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            spec.commandLine().getErr().println("resume: " + e.getMessage());
-            return ExitCodes.FAILURE;
-        } finally {
-            out.flush();
-        }
+        });
     }
 }
