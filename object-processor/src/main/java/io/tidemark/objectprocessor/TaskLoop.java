@@ -54,6 +54,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private static final Logger log = LoggerFactory.getLogger(TaskLoop.class);
     private static final long GAUGE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long MAX_POLL_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long OWE_RETRY_MILLIS = 1_000;
 
     private final Consumer<byte[], byte[]> consumer;
     private final String topic;
@@ -291,11 +292,11 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                     log.info("{}: {} {} {} not sent: {}", task.source(), task.kind, task.task.target().bucket(),
                             task.task.target().objectPath(), decision.reason());
                 }
-                CompletableFuture<Void> recorded = audit;
                 if (decision.owesWalk()) {
-                    recorded = CompletableFuture.allOf(audit, owedWalks.owe(task.task.target().bucket(),
-                            decision.outcome()));
+                    finishOwingAWalk(task, decision, audit);
+                    return;
                 }
+                CompletableFuture<Void> recorded = audit;
                 if (decision.walkTheKey()) {
                     BucketTask walk = walkOf(task);
                     metrics.walkRequested(decision.outcome());
@@ -343,6 +344,32 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                 });
             }
         }
+    }
+
+    /**
+     * Finishes a task that was only recorded (PAUSED, DRY_RUN) once its bucket is noted as owed a walk. A note ZooKeeper
+     * does not take leaves the task unfinished and tries it again in a second: finishing it without the note would lose
+     * its expiration, and failing the service for it would stop every other bucket.
+     */
+    private void finishOwingAWalk(PendingTask task, Decision decision, CompletableFuture<Void> audit) {
+        String bucket = task.task.target().bucket();
+        writing++;
+        owedWalks.owe(bucket, decision.outcome()).whenComplete((ignored, error) -> post(() -> {
+            writing--;
+            if (error == null) {
+                write(audit, e -> {
+                    metrics.finished(task.kind.name(), decision.outcome());
+                    finishInLane(task);
+                });
+                return;
+            }
+            write(audit, e -> { });
+            log.warn("{}: bucket {} could not be noted as owed a walk ({}); the task stays unfinished and is tried "
+                    + "again", task.source(), bucket, DeleteCaller.cause(error).toString());
+            if (work.get(task.partition) == task.owner) {
+                scheduler.schedule(() -> post(() -> ready.addLast(task)), OWE_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }));
     }
 
     /** Holds a task while the cluster is paused, until the controls change; its lane and partition's cursor wait too. */

@@ -13,11 +13,14 @@ import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.LifecycleControls;
 import io.tidemark.zookeeper.ZooKeeperConnection;
+import io.tidemark.zookeeper.ZooKeeperPaths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,6 +73,44 @@ class ObjectProcessorControlsTest {
                 assertThat(walk.details().prefix()).isEmpty();
                 assertThat(walk.details().scanId()).startsWith("owed-paused-");
             });
+        }
+    }
+
+    /** The note of an owed walk is what keeps a deferred task's expiration: without it the task must not finish. */
+    @Test
+    void shouldKeepADeferredTaskUnfinishedWhileItsOwedWalkCannotBeNotedAndGoOnWithTheRest(LocalCluster cluster,
+                                                                                          ClusterNamespace ns)
+            throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "unnoted",
+                Map.of("zookeeper.chroot", ns.zookeeperChroot() + "-unnoted"));
+             ZooKeeperConnection zk = ZooKeeperConnection.start(f.config)) {
+            LifecycleControls controls = new LifecycleControls(zk.client());
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("paused", false);
+            s3.createBucket("running", false);
+            s3.putObject("paused", "a", 10, Map.of(), Map.of());
+            s3.putObject("running", "c", 10, Map.of(), Map.of());
+            controls.pause(Optional.of("paused"), BY_TEST);
+            // ZooKeeper refuses the note: its parent may be read (and its permissions changed), not written.
+            zk.client().create().creatingParentsIfNeeded().withACL(List.of(new ACL(ZooDefs.Perms.READ | ZooDefs.Perms.ADMIN,
+                    ZooDefs.Ids.ANYONE_ID_UNSAFE))).forPath(ZooKeeperPaths.OWED_WALKS);
+            ObjectProcessorService processor = f.startProcessor();
+
+            ObjectTask a = f.expiration("paused", "a");
+            ObjectTask c = f.expiration("running", "c");
+            f.publish(List.of(a, c));
+            await().atMost(Duration.ofSeconds(30)).until(() -> s3.latest("running", "c").isEmpty());
+            Thread.sleep(2_000);
+            int partition = f.shard(ProcessorFixture.key(a));
+            assertThat(f.committedOffsets().getOrDefault(partition, 0L)).as("not finished without its note")
+                    .isLessThan(f.endOffsets().get(partition));
+            assertThat(processor.live()).as("the service goes on").isTrue();
+            assertThat(s3.latest("paused", "a")).isPresent();
+
+            zk.client().setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(ZooKeeperPaths.OWED_WALKS);
+            f.awaitAllCommitted(Duration.ofSeconds(30));
+            assertThat(controls.read().owedWalks()).containsOnlyKeys("paused");
+            assertThat(s3.latest("paused", "a")).as("still paused: kept").isPresent();
         }
     }
 
