@@ -50,7 +50,7 @@ class ControlsWatchTest {
 
                 // Out of reach: unknown at once (a pause set meanwhile could not be seen), not after the session.
                 cluster.zookeeper().kill();
-                await().atMost(Duration.ofSeconds(2)).until(() -> watch.current().isEmpty());
+                await().atMost(Duration.ofSeconds(3)).until(() -> watch.current().isEmpty());
                 long outageChanges = watch.changes();
                 cluster.restartZooKeeper(false);
                 await().atMost(Duration.ofSeconds(30)).until(() -> watch.current().isPresent());

@@ -39,6 +39,11 @@ final class BucketControls {
         return controls.get().dryRun(bucket) ? Gate.DRY_RUN : Gate.RUN;
     }
 
+    /** Whether this processor sees the whole cluster paused now. */
+    boolean clusterPaused() {
+        return current.get().map(c -> c.clusterPause().isPresent()).orElse(false);
+    }
+
     /** Whether the controls are known now. */
     boolean known() {
         return current.get().isPresent();

@@ -40,6 +40,7 @@ public final class ObjectProcessorMetrics {
     private volatile double oldestCall;
     private final AtomicInteger pausedTasks = new AtomicInteger();
     private volatile boolean controlsKnown = true;
+    private volatile boolean clusterPaused;
 
     public ObjectProcessorMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -73,6 +74,9 @@ public final class ObjectProcessorMetrics {
                 .register(registry);
         Gauge.builder("tidemark.object.processor.controls.known", this, m -> m.controlsKnown ? 1 : 0)
                 .description("1 while the operators' controls (pause, dry run) are known; 0 holds every task")
+                .register(registry);
+        Gauge.builder("tidemark.object.processor.cluster.paused", this, m -> m.clusterPaused ? 1 : 0)
+                .description("1 while this processor sees the whole cluster paused: a pause has reached it")
                 .register(registry);
         Gauge.builder("tidemark.object.processor.rate.share", this, m -> m.rate)
                 .description("This instance's share of the group's deletes per second (0: no limit)").register(registry);
@@ -146,9 +150,10 @@ public final class ObjectProcessorMetrics {
         buffered.set(n);
     }
 
-    void paused(int tasks, boolean known) {
+    void paused(int tasks, boolean known, boolean cluster) {
         pausedTasks.set(tasks);
         controlsKnown = known;
+        clusterPaused = cluster;
     }
 
     public int pausedTasks() {

@@ -481,7 +481,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         metrics.inFlight(inFlight);
         metrics.oldestCall(runner.oldestSeconds());
         metrics.buffered(buffered);
-        metrics.paused(paused.size(), controls.known());
+        metrics.paused(paused.size(), controls.known(), controls.clusterPaused());
         Instant now = clock.instant();
         Map<Integer, Duration> held = new HashMap<>();
         work.forEach((tp, w) -> held.put(tp.partition(), w.held(now)));

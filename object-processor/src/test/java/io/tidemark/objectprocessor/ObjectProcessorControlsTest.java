@@ -143,6 +143,8 @@ class ObjectProcessorControlsTest {
 
             // The whole cluster paused: every task held where it is, nothing recorded, the cursor waits.
             controls.pause(Optional.empty(), BY_TEST);
+            // A pause reaches a processor within its watch's delay: the tasks go out once this one shows it has.
+            await().atMost(Duration.ofSeconds(10)).until(() -> f.meter("tidemark.object.processor.cluster.paused") == 1);
             ObjectTask again = f.expiration("trial", "x");
             ObjectTask y = f.expiration("other", "y");
             f.publish(List.of(again, y));
