@@ -4,7 +4,6 @@ import io.tidemark.messages.BucketTask;
 import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicSpec;
-import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.LifecycleControls;
@@ -123,10 +122,8 @@ final class ConductorPass {
                     "cannot read the operators' controls (pause): " + e.getMessage());
         }
         if (controls.clusterPause().isPresent()) {
-            ControlFlag pause = controls.clusterPause().get();
             return new PassReport(PassOutcome.SKIPPED_PAUSED, List.of(), List.of(), List.of(), 0, -1,
-                    "the cluster is paused since " + pause.since() + " by " + pause.by()
-                            + (pause.reason() == null ? "" : ": " + pause.reason()));
+                    "the cluster is paused " + controls.clusterPause().get().describe());
         }
         long backlog = -1;
         if (settings.maxBacklog() >= 0) {
@@ -160,7 +157,7 @@ final class ConductorPass {
                 String bucket = node.getKey();
                 Optional<RegistryEntry> entry = node.getValue();
                 if (controls.paused(bucket)) {
-                    // Its tasks would only wait at the object processors: the first pass after its resume walks it.
+                    // Its tasks are only recorded at the object processors, which send it a walk when it is resumed.
                     paused.add(bucket);
                     continue;
                 }

@@ -111,7 +111,7 @@ final class ActionRunner {
         String bucket = task.task.target().bucket();
         switch (controls.gate(bucket)) {
             case HOLD:
-                return CompletableFuture.completedFuture(OutcomePolicy.held(bucket));
+                return CompletableFuture.completedFuture(OutcomePolicy.held());
             case DEFER:
                 return CompletableFuture.completedFuture(OutcomePolicy.deferred(bucket));
             case DRY_RUN:

@@ -156,10 +156,6 @@ public final class ObjectProcessorMetrics {
         clusterPaused = cluster;
     }
 
-    public int pausedTasks() {
-        return pausedTasks.get();
-    }
-
     void partitions(int n) {
         partitions.set(n);
     }

@@ -29,7 +29,7 @@ import java.util.Set;
  */
 final class OutcomePolicy {
 
-    /** HOLD: the bucket is paused; the task waits, unrecorded and uncounted, until it is resumed. */
+    /** HOLD: the cluster is paused, or the controls are unknown; the task waits, unrecorded and uncounted. */
     enum Verdict { COMPLETE, RETRY_LATER, PARK, HOLD }
 
     /**
@@ -118,7 +118,7 @@ final class OutcomePolicy {
     }
 
     /** The whole cluster is paused (or the controls are unknown): the task waits where it is for the resume. */
-    static Decision held(String bucket) {
+    static Decision held() {
         return new Decision(Verdict.HOLD, PAUSED, "the cluster is paused, or the controls are not known");
     }
 

@@ -68,7 +68,9 @@ final class OwedWalks {
     }
 
     private void settle() {
-        if (current.get().isEmpty()) {
+        // The watch's view says whether anything is owed to a bucket that acts again; only then is it read afresh.
+        Optional<Controls> seen = current.get();
+        if (seen.isEmpty() || seen.get().owedWalks().keySet().stream().noneMatch(seen.get()::acting)) {
             return;
         }
         Controls now;

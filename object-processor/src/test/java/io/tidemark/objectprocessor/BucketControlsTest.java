@@ -25,14 +25,14 @@ class BucketControlsTest {
     @Test
     void shouldDeferAPausedBucketRecordADryRunOneRunTheOthersAndHoldAllWhileTheClusterIsPaused() {
         AtomicReference<Controls> now = new AtomicReference<>(new Controls(Optional.empty(),
-                Map.of("paused", FLAG, "both", FLAG), Map.of("trial", FLAG, "both", FLAG)));
+                Map.of("paused", FLAG, "both", FLAG), Map.of("trial", FLAG, "both", FLAG), Map.of()));
         BucketControls controls = new BucketControls(() -> Optional.of(now.get()), () -> 0);
         assertThat(controls.gate("paused")).isEqualTo(Gate.DEFER);
         assertThat(controls.gate("trial")).isEqualTo(Gate.DRY_RUN);
         assertThat(controls.gate("both")).as("paused wins: not even a dry-run record").isEqualTo(Gate.DEFER);
         assertThat(controls.gate("other")).isEqualTo(Gate.RUN);
 
-        now.set(new Controls(Optional.of(FLAG), Map.of(), Map.of("trial", FLAG)));
+        now.set(new Controls(Optional.of(FLAG), Map.of(), Map.of("trial", FLAG), Map.of()));
         assertThat(controls.gate("other")).as("the cluster paused").isEqualTo(Gate.HOLD);
         assertThat(controls.gate("trial")).isEqualTo(Gate.HOLD);
     }

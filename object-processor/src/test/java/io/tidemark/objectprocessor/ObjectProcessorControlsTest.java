@@ -33,11 +33,15 @@ class ObjectProcessorControlsTest {
 
     private static final ControlFlag BY_TEST = new ControlFlag(Instant.now(), "test@host", "controls test");
 
+    /** A deployment whose controls are its own: each test pauses and resumes under a ZooKeeper chroot of its own. */
+    private static ProcessorFixture fixture(LocalCluster cluster, ClusterNamespace ns, String name) throws Exception {
+        return ProcessorFixture.start(cluster, ns, name, Map.of("zookeeper.chroot", ns.zookeeperChroot() + "-" + name));
+    }
+
     @Test
     void shouldDeferAPausedBucketsTasksToTheWalkItsResumeSends(LocalCluster cluster, ClusterNamespace ns)
             throws Exception {
-        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "pause",
-                Map.of("zookeeper.chroot", ns.zookeeperChroot() + "-pause"));
+        try (ProcessorFixture f = fixture(cluster, ns, "pause");
              ZooKeeperConnection zk = ZooKeeperConnection.start(f.config)) {
             LifecycleControls controls = new LifecycleControls(zk.client());
             S3Gateway s3 = f.emulator.s3();
@@ -81,8 +85,7 @@ class ObjectProcessorControlsTest {
     void shouldKeepADeferredTaskUnfinishedWhileItsOwedWalkCannotBeNotedAndGoOnWithTheRest(LocalCluster cluster,
                                                                                           ClusterNamespace ns)
             throws Exception {
-        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "unnoted",
-                Map.of("zookeeper.chroot", ns.zookeeperChroot() + "-unnoted"));
+        try (ProcessorFixture f = fixture(cluster, ns, "unnoted");
              ZooKeeperConnection zk = ZooKeeperConnection.start(f.config)) {
             LifecycleControls controls = new LifecycleControls(zk.client());
             S3Gateway s3 = f.emulator.s3();
@@ -117,8 +120,7 @@ class ObjectProcessorControlsTest {
     @Test
     void shouldRecordADryRunBucketsActionsWithoutCallingTheGatewayAndHoldEverythingWhileTheClusterIsPaused(
             LocalCluster cluster, ClusterNamespace ns) throws Exception {
-        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "dry-run",
-                Map.of("zookeeper.chroot", ns.zookeeperChroot() + "-dry-run"));
+        try (ProcessorFixture f = fixture(cluster, ns, "dry-run");
              ZooKeeperConnection zk = ZooKeeperConnection.start(f.config)) {
             LifecycleControls controls = new LifecycleControls(zk.client());
             S3Gateway s3 = f.emulator.s3();

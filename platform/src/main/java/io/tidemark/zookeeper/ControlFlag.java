@@ -11,4 +11,9 @@ import java.time.Instant;
  * @param reason what the operator said, or null
  */
 public record ControlFlag(Instant since, String by, String reason) {
+
+    /** "since T by B[: reason]", as the conductor, {@code tidemark status} and the logs say it. */
+    public String describe() {
+        return "since " + since + " by " + by + (reason == null ? "" : ": " + reason);
+    }
 }

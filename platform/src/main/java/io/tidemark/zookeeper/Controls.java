@@ -27,11 +27,6 @@ public record Controls(@JsonIgnore Optional<ControlFlag> clusterPause, Map<Strin
         owedWalks = Map.copyOf(owedWalks);
     }
 
-    public Controls(Optional<ControlFlag> clusterPause, Map<String, ControlFlag> paused,
-                    Map<String, ControlFlag> dryRun) {
-        this(clusterPause, paused, dryRun, Map.of());
-    }
-
     /** The cluster's pause or null, as JSON reports show it. */
     @JsonProperty("clusterPause")
     ControlFlag clusterPauseOrNull() {

@@ -147,17 +147,21 @@ public final class AuditScan {
                 }
             }
             // A partition is done once its position reaches the bound; with read_committed it moves past markers
-            // and aborted records on its own. Paused, it fetches nothing more.
+            // and aborted records on its own, returning no records: a moving position is progress too. Paused, a
+            // done partition fetches nothing more.
             Set<TopicPartition> done = new HashSet<>();
+            long moved = 0;
             for (TopicPartition tp : remaining) {
-                if (consumer.position(tp, timeout) >= bounds.to().get(tp)) {
+                long position = consumer.position(tp, timeout);
+                if (position >= bounds.to().get(tp)) {
                     done.add(tp);
+                } else {
+                    moved += position;
                 }
             }
             remaining.removeAll(done);
             consumer.pause(done);
             long now = System.nanoTime();
-            long moved = positions(consumer, remaining);
             if (!records.isEmpty() || !done.isEmpty() || moved != lastPositions) {
                 lastPositions = moved;
                 lastMoved = now;
@@ -170,15 +174,6 @@ public final class AuditScan {
                 progress.accept(reading.progress());
             }
         }
-    }
-
-    /** The sum of the positions: it moves past transaction markers and aborted records, which return no records. */
-    private long positions(KafkaConsumer<byte[], byte[]> consumer, Set<TopicPartition> partitions) {
-        long sum = 0;
-        for (TopicPartition tp : partitions) {
-            sum += consumer.position(tp, timeout);
-        }
-        return sum;
     }
 
     private String bootstrapServers() {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.tidemark.cli.ConfigOptions;
 import io.tidemark.topics.GroupLag;
-import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.Controls;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -109,21 +108,17 @@ public final class StatusCommand implements Callable<Integer> {
             out.println("controls: none (every bucket runs)");
             return;
         }
-        controls.clusterPause().ifPresent(p -> out.println("controls: CLUSTER PAUSED " + flag(p)));
+        controls.clusterPause().ifPresent(p -> out.println("controls: CLUSTER PAUSED " + p.describe()));
         controls.pausedByName().forEach((bucket, p) -> out.println("controls: bucket " + bucket + " PAUSED "
-                + flag(p)));
+                + p.describe()));
         controls.dryRunByName().forEach((bucket, p) -> out.println("controls: bucket " + bucket + " DRY RUN "
-                + flag(p) + (controls.paused(bucket) ? " (paused too: nothing is recorded)" : "")));
+                + p.describe() + (controls.paused(bucket) ? " (paused too: nothing is recorded)" : "")));
         controls.owedWalksByName().forEach((bucket, f) -> out.println("controls: bucket " + bucket + " OWED A WALK "
                 + "for tasks only recorded (" + f.reason() + ", first at " + f.since() + "); "
                 + (controls.acting(bucket) ? "the object processors send it now" : "sent once it acts again")));
         if (controls.clusterPause().isPresent()) {
             out.println("  held tasks wait in object-tasks: the object-processor BACKLOG above counts them");
         }
-    }
-
-    private static String flag(ControlFlag flag) {
-        return "since " + flag.since() + " by " + flag.by() + (flag.reason() == null ? "" : ": " + flag.reason());
     }
 
     private static String backlog(StatusReport.Backlog backlog, Instant now) {

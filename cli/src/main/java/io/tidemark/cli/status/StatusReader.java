@@ -121,9 +121,8 @@ public final class StatusReader {
 
         Controls controls = new LifecycleControls(zk).read();
         List<String> reasons = new ArrayList<>();
-        controls.clusterPause().ifPresent(p -> reasons.add("the cluster is paused (since " + p.since() + ", by "
-                + p.by() + (p.reason() == null ? "" : ": " + p.reason()) + "): nothing is deleted and no walk is "
-                + "seeded until `tidemark resume`"));
+        controls.clusterPause().ifPresent(p -> reasons.add("the cluster is paused (" + p.describe() + "): nothing "
+                + "is deleted and no walk is seeded until `tidemark resume`"));
         if (leader == null) {
             reasons.add("no populator leads: filer events are not being published to the meta-log");
         }
