@@ -79,6 +79,13 @@ class WireCompatibilityTest {
             LifecycleDeleteResponse outcome:1:enum reason:2:string
             """;
 
+    private static final String MASTER = """
+            ListClusterNodesRequest client_type:1:string filer_group:2:string limit:4:int32
+            ListClusterNodesResponse cluster_nodes:1:message*
+            ListClusterNodesResponse.ClusterNode address:1:string version:2:string created_at_ns:4:int64 \
+            data_center:5:string rack:6:string
+            """;
+
     record Spec(FileDescriptor file, String message, List<String> fields) {
         @Override
         public String toString() {
@@ -96,13 +103,17 @@ class WireCompatibilityTest {
             String[] parts = line.strip().split("\\s+");
             specs.add(new Spec(S3LifecycleProto.getDescriptor(), parts[0], List.of(parts).subList(1, parts.length)));
         }
+        for (String line : MASTER.strip().split("\n")) {
+            String[] parts = line.strip().split("\\s+");
+            specs.add(new Spec(MasterProto.getDescriptor(), parts[0], List.of(parts).subList(1, parts.length)));
+        }
         return specs.stream();
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("messages")
     void shouldDeclareEveryFieldWithUpstreamsNumberAndType(Spec spec) {
-        Descriptor message = spec.file().findMessageTypeByName(spec.message());
+        Descriptor message = find(spec.file(), spec.message());
         assertThat(message).as(spec.message()).isNotNull();
         List<String> declared = new ArrayList<>();
         for (FieldDescriptor f : message.getFields()) {
@@ -125,6 +136,9 @@ class WireCompatibilityTest {
                 .isEqualTo("filer_pb.SeaweedFiler/GetFilerConfiguration");
         assertThat(SeaweedS3LifecycleInternalGrpc.getLifecycleDeleteMethod().getFullMethodName())
                 .isEqualTo("s3_lifecycle_pb.SeaweedS3LifecycleInternal/LifecycleDelete");
+        assertThat(MasterProto.getDescriptor().getPackage()).isEqualTo("master_pb");
+        assertThat(SeaweedGrpc.getListClusterNodesMethod().getFullMethodName())
+                .isEqualTo("master_pb.Seaweed/ListClusterNodes");
     }
 
     @Test
@@ -157,6 +171,16 @@ class WireCompatibilityTest {
         // mtime_ns is an int32: a negative value is a ten-byte varint, as Go writes it.
         assertThat(hex.formatHex(FuseAttributes.newBuilder().setMtimeNs(-1).build().toByteArray()))
                 .isEqualTo("9801ffffffffffffffffff01");
+    }
+
+    /** A top-level message, or a nested one written {@code Outer.Inner}. */
+    private static Descriptor find(FileDescriptor file, String name) {
+        String[] path = name.split("\\.");
+        Descriptor message = file.findMessageTypeByName(path[0]);
+        for (int i = 1; i < path.length && message != null; i++) {
+            message = message.findNestedTypeByName(path[i]);
+        }
+        return message;
     }
 
     private static List<String> values(EnumDescriptor e) {
