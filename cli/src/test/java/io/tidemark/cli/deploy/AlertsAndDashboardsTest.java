@@ -36,7 +36,7 @@ class AlertsAndDashboardsTest {
                 "TidemarkPopulatorBehindFiler", "TidemarkPopulatorNoLeader", "TidemarkTimersOverdue",
                 "TidemarkDeadLetterGrowing", "TidemarkWalkOverdue", "TidemarkLifecycleDeleteErrors",
                 "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost", "TidemarkWalkFailed", "TidemarkMetaLogGap",
-                "TidemarkClockSkew", "TidemarkControlsUnknown");
+                "TidemarkClockSkew", "TidemarkControlsUnknown", "TidemarkPopulatorEventsSkipped");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);
