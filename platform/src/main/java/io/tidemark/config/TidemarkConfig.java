@@ -38,6 +38,8 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String ZOOKEEPER_CONNECTION_TIMEOUT_MS = "zookeeper.connection.timeout.ms";
     public static final String ZOOKEEPER_AUTH_DIGEST = "zookeeper.auth.digest";
     public static final String FILER_ADDRESS = "filer.address";
+    public static final String FILER_ADDRESSES = "filer.addresses";
+    public static final String FILER_MASTER_ADDRESS = "filer.master.address";
     public static final String S3_GRPC_ADDRESS = "s3.grpc.address";
     public static final String GRPC_TLS_ENABLED = "grpc.tls.enabled";
     public static final String GRPC_TLS_CA_FILE = "grpc.tls.ca.file";
@@ -107,6 +109,17 @@ public class TidemarkConfig extends AbstractConfig {
                                 + "needs the same value; on a shared ZooKeeper, set it.")
                 .define(FILER_ADDRESS, Type.STRING, "localhost:18888", Importance.HIGH,
                         "The SeaweedFS filer's gRPC address (filer port + 10000).")
+                .define(FILER_ADDRESSES, Type.LIST, "", Importance.HIGH,
+                        "Every filer of a SeaweedFS cluster with several filers, as gRPC addresses, comma-separated. "
+                                + "When set, the populator tails each filer's own meta-log (SubscribeLocalMetadata) "
+                                + "with a cursor of its own and merges them, instead of the one aggregated stream of "
+                                + "filer.address, which loses a lagging filer's events; filer.address is still the "
+                                + "filer every other call goes to.")
+                .define(FILER_MASTER_ADDRESS, Type.STRING, "", Importance.MEDIUM,
+                        "The SeaweedFS master's gRPC address (master port + 10000, e.g. master:19333). When set, the "
+                                + "populator also finds the cluster's filers from the master's node list "
+                                + "(ListClusterNodes), so a filer that joins later is tailed from its first event, "
+                                + "and tails each filer's own meta-log as with filer.addresses.")
                 .define(S3_GRPC_ADDRESS, Type.STRING, "localhost:18333", Importance.HIGH,
                         "The SeaweedFS S3 gateway's gRPC address (S3 port + 10000), which serves LifecycleDelete.")
                 .define(GRPC_TLS_ENABLED, Type.BOOLEAN, false, Importance.MEDIUM,

@@ -1,6 +1,9 @@
 package io.tidemark.messages;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * How far the populator has published the filer meta-log, the value of the compacted {@code populator-checkpoint}
@@ -18,10 +21,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param walkAllNs       while the enumeration is a gap's: when the gap was found, which names its recovery walks
  *                        (every lifecycle bucket gets one, changed or not); {@code null} otherwise
  * @param gap             the last meta-log gap found, {@code null} if none ever was
+ * @param filers          with several filers, each one's own cursor by address ({@code null} with one filer): then
+ *                        {@code tsNs} and {@code eventsAtTs} say how far the merge of their streams was published
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs,
-                                  String coldStartCursor, Long walkAllNs, Gap gap) {
+                                  String coldStartCursor, Long walkAllNs, Gap gap, Map<String, FilerCursor> filers) {
 
     /** The key of the one checkpoint record. */
     public static final String KEY = "populator";
@@ -38,8 +43,25 @@ public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, lon
     public record Gap(long fromNs, long toNs, long foundNs, long count) {
     }
 
+    /**
+     * Where one filer's own meta-log ({@code SubscribeLocalMetadata}) was read up to: its last event taken (published,
+     * or dropped as one published already), and when the filer was last heard from, for retiring one that never comes
+     * back.
+     */
+    public record FilerCursor(long tsNs, int eventsAtTs, long lastSeenMs) {
+    }
+
+    public PopulatorCheckpoint {
+        filers = filers == null ? null : Collections.unmodifiableMap(new TreeMap<>(filers));
+    }
+
+    public PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs, String coldStartCursor,
+                               Long walkAllNs, Gap gap) {
+        this(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, walkAllNs, gap, null);
+    }
+
     public PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs, String coldStartCursor) {
-        this(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, null, null);
+        this(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, null, null, null);
     }
 
     /** A checkpoint after a complete cold start. */
@@ -60,13 +82,18 @@ public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, lon
     /** The checkpoint after one more batch, given the timestamp and same-timestamp count it ends on. */
     public PopulatorCheckpoint advancedTo(long lastTsNs, int lastEventsAtTs, int batchSize) {
         return new PopulatorCheckpoint(lastTsNs, lastEventsAtTs, published + batchSize, coldStartNs, coldStartCursor,
-                walkAllNs, gap);
+                walkAllNs, gap, filers);
+    }
+
+    /** The same checkpoint with the filers' cursors replaced. */
+    public PopulatorCheckpoint withFilers(Map<String, FilerCursor> cursors) {
+        return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, walkAllNs, gap, cursors);
     }
 
     /** The same subscription start with the enumeration committed up to {@code cursor} ({@code null}: complete). */
     public PopulatorCheckpoint enumeratedTo(String cursor) {
         return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, cursor, cursor == null ? null
-                : walkAllNs, gap);
+                : walkAllNs, gap, filers);
     }
 
     /**
@@ -77,7 +104,16 @@ public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, lon
      */
     public PopulatorCheckpoint gapFound(long fromNs, long oldestNs, long foundNs) {
         long resumeNs = Math.max(tsNs, oldestNs - 1);
+        Map<String, FilerCursor> raised = null;
+        if (filers != null) {
+            // Each filer resumes from where its log can still be read.
+            raised = new TreeMap<>();
+            for (Map.Entry<String, FilerCursor> f : filers.entrySet()) {
+                FilerCursor c = f.getValue();
+                raised.put(f.getKey(), c.tsNs() >= oldestNs - 1 ? c : new FilerCursor(oldestNs - 1, 0, c.lastSeenMs()));
+            }
+        }
         return new PopulatorCheckpoint(resumeNs, resumeNs == tsNs ? eventsAtTs : 0, published, coldStartNs, "", foundNs,
-                new Gap(fromNs, oldestNs, foundNs, gap == null ? 1 : gap.count() + 1));
+                new Gap(fromNs, oldestNs, foundNs, gap == null ? 1 : gap.count() + 1), raised);
     }
 }

@@ -4,6 +4,7 @@ import io.tidemark.lifecycle.engine.RuleReader;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.messages.PopulatorCheckpoint.FilerCursor;
 import io.tidemark.messages.pb.MetaLogProto.EventKind;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.seaweed.EpochNanos;
@@ -17,6 +18,7 @@ import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -24,7 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,10 +57,26 @@ public final class MetaLogTailer {
     private final Clock clock;
     private final FilerClock filerTime;
     private final PopulatorMetrics metrics;
+    /** Several filers, each tailed on its own ({@link FilerTails}); {@code null}: {@code filer}'s stream alone. */
+    private final FilerDiscovery discovery;
+    private final Function<String, FilerClient> connect;
 
     public MetaLogTailer(PopulatorSettings settings, FilerClient filer, BucketRegistry registry,
                          Supplier<TransactionalPublisher> publishers, Supplier<CommittedState> committedState,
                          RuleReader rules, ShardFunction shards, Clock clock, PopulatorMetrics metrics) {
+        this(settings, filer, registry, publishers, committedState, rules, shards, clock, metrics, null, null);
+    }
+
+    /**
+     * A tailer of several filers: each filer {@code discovery} finds is tailed on its own through a client from
+     * {@code connect}; {@code filer} (one of them) answers every other call, on the store they share.
+     */
+    public MetaLogTailer(PopulatorSettings settings, FilerClient filer, BucketRegistry registry,
+                         Supplier<TransactionalPublisher> publishers, Supplier<CommittedState> committedState,
+                         RuleReader rules, ShardFunction shards, Clock clock, PopulatorMetrics metrics,
+                         FilerDiscovery discovery, Function<String, FilerClient> connect) {
+        this.discovery = discovery != null && discovery.enabled() ? discovery : null;
+        this.connect = connect;
         this.settings = settings;
         this.filer = filer;
         this.registry = registry;
@@ -104,7 +125,9 @@ public final class MetaLogTailer {
                 long subscribeFrom = Math.max(0, startNs - settings.coldStartOverlap().toNanos());
                 log.info("cold start: no checkpoint; enumerating buckets under {}", bucketsDirectory);
                 metrics.coldStart();
-                checkpoint = term.coldStart.enumerate(new PopulatorCheckpoint(subscribeFrom, 0, 0, startNs, ""));
+                PopulatorCheckpoint start = new PopulatorCheckpoint(subscribeFrom, 0, 0, startNs, "");
+                checkpoint = term.coldStart.enumerate(discovery == null ? start
+                        : start.withFilers(startingCursors(subscribeFrom)));
             } else if (checkpoint.get().coldStarting()) {
                 log.info("{}: resuming the bucket enumeration after \"{}\"", checkpoint.get().walkingAll()
                         ? "meta-log gap" : "cold start", checkpoint.get().coldStartCursor());
@@ -119,10 +142,18 @@ public final class MetaLogTailer {
                     checkpoint = term.coldStart.enumerate(gapped.get());
                 }
             }
-            if (checkpoint.isPresent()) {
+            if (checkpoint.isPresent() && discovery == null) {
                 term.tail(checkpoint.get());
+            } else if (checkpoint.isPresent()) {
+                term.tailEach(checkpoint.get());
             }
         }
+    }
+
+    private Map<String, FilerCursor> startingCursors(long fromNs) {
+        Map<String, FilerCursor> cursors = new TreeMap<>();
+        discovery.find().keySet().forEach(a -> cursors.put(a, new FilerCursor(fromNs, 0, clock.millis())));
+        return cursors;
     }
 
     /**
@@ -245,6 +276,150 @@ public final class MetaLogTailer {
             }
         }
 
+        /**
+         * Tails every filer's own meta-log ({@link FilerTails}), merged in timestamp order ({@link FilerMerge}); each
+         * batch commits with every filer's cursor. A filer not in the checkpoint yet (listed since) is tailed from a
+         * cold-start overlap before what the merge has published, copies of its peers' events left out.
+         */
+        void tailEach(PopulatorCheckpoint from) throws Exception {
+            lastTsNs = from.tsNs();
+            eventsAtTs = from.eventsAtTs();
+            PopulatorCheckpoint checkpoint = from;
+            Map<String, FilerCursor> known = from.filers() == null ? Map.of() : from.filers();
+            FilerMerge merge = new FilerMerge(settings.filerHoldMax(), settings.filerMaxClockSkew(),
+                    settings.filerRemembered(), from.tsNs(), System::nanoTime);
+            long reconciled = System.nanoTime();
+            long discovered = System.nanoTime();
+            List<FilerMerge.Taken> taken = new ArrayList<>();
+            Set<String> quietSeen = new TreeSet<>();
+            try (FilerTails tails = new FilerTails(settings, bucketsDirectory + "/", connect, merge, clock)) {
+                Map<String, Optional<Instant>> found = discovery.find();
+                for (Map.Entry<String, FilerCursor> k : known.entrySet()) {
+                    if (found.containsKey(k.getKey()) || discovery.fromMaster()) {
+                        // One the master does not list now may be down: it keeps its cursor until retired.
+                        tails.open(k.getKey(), k.getValue());
+                    } else {
+                        log.warn("filer {} is no longer in filer.addresses: its cursor is dropped", k.getKey());
+                    }
+                }
+                openJoined(tails, found, from);
+                while (leading.getAsBoolean()) {
+                    if (System.nanoTime() - reconciled >= settings.registryReconcile().toNanos()) {
+                        if (!buckets.reconcileRegistry()) {
+                            return;
+                        }
+                        reconciled = System.nanoTime();
+                    }
+                    if (System.nanoTime() - discovered >= settings.filerDiscovery().toNanos()) {
+                        openJoined(tails, discovery.find(), checkpoint);
+                        discovered = System.nanoTime();
+                    }
+                    Optional<PopulatorCheckpoint> gapped = gaps.retryIfDue(behindmost(checkpoint, tails));
+                    if (gapped.isPresent()) {
+                        Optional<PopulatorCheckpoint> walked = coldStart.enumerate(gapped.get());
+                        if (walked.isEmpty()) {
+                            return;
+                        }
+                        checkpoint = walked.get();
+                        tails.raiseTo(checkpoint.filers());
+                    }
+                    taken.clear();
+                    gatherEach(tails, merge, taken);
+                    int reconnects = tails.newReconnects();
+                    metrics.reconnects(reconnects);
+                    if (reconnects > 0) {
+                        gaps.afterReconnect(behindmost(checkpoint, tails));
+                    }
+                    metrics.outOfOrder(tails.newOutOfOrder());
+                    for (String silent : tails.silentFor(settings.filerRetire())) {
+                        log.error("filer {}: not heard from for {}; retired, its cursor dropped (should it come back, "
+                                + "it is tailed from a cold-start overlap before what is published then)", silent,
+                                settings.filerRetire());
+                        metrics.filerRetired();
+                        tails.retire(silent);
+                    }
+                    Set<String> quiet = merge.quiet();
+                    for (String filer : quiet) {
+                        if (quietSeen.add(filer)) {
+                            log.info("filer {}: nothing for {}; no longer holding the others' events back",
+                                    filer, settings.filerHoldMax());
+                        }
+                    }
+                    quietSeen.retainAll(quiet);
+                    metrics.filers(tails.addresses().size(), quiet.size());
+                    if (taken.isEmpty()) {
+                        metrics.caughtUp(tails::leastSilence);
+                        continue;
+                    }
+                    metrics.behind();
+                    List<FilerEvent> batch = new ArrayList<>(taken.size());
+                    for (FilerMerge.Taken t : taken) {
+                        tails.taken(t);
+                        if (t.duplicate()) {
+                            metrics.filerDuplicate();
+                            continue;
+                        }
+                        if (t.late()) {
+                            metrics.filerLate(t.unverified());
+                            log.warn("filer {}: event at ts_ns {} ({}) published late, after events stamped up to {}{}",
+                                    t.filer(), t.tsNs(), t.event().response().getDirectory(), merge.releasedTsNs(),
+                                    t.unverified() ? "; it may have been published before (older than the "
+                                            + "copies remembered)" : "");
+                        }
+                        batch.add(t.event());
+                    }
+                    Optional<PopulatorCheckpoint> next = publish(batch, checkpoint, tails.cursors());
+                    if (next.isEmpty()) {
+                        return;
+                    }
+                    checkpoint = next.get();
+                }
+            }
+        }
+
+        /**
+         * Tails the filers found that are not tailed yet. One that joined the cluster after the cold start is read
+         * from its first event (a cold-start overlap before the master says it joined); one only listed, from a
+         * cold-start overlap before what is published. Copies of its peers' events its catch-up returns are left out.
+         */
+        private void openJoined(FilerTails tails, Map<String, Optional<Instant>> found, PopulatorCheckpoint at) {
+            long overlap = settings.coldStartOverlap().toNanos();
+            long coldStartFrom = Math.max(0, at.coldStartNs() - overlap);
+            for (Map.Entry<String, Optional<Instant>> f : found.entrySet()) {
+                if (tails.addresses().contains(f.getKey())) {
+                    continue;
+                }
+                long fromNs = f.getValue().map(joined -> Math.max(coldStartFrom, EpochNanos.of(joined) - overlap))
+                        .orElse(Math.max(0, at.tsNs() - overlap));
+                log.info("filer {} {}: tailed from ts_ns {}", f.getKey(), f.getValue().map(j -> "joined the cluster at "
+                        + j).orElse("is new to the populator"), fromNs);
+                tails.open(f.getKey(), new FilerCursor(fromNs, 0, clock.millis()));
+            }
+        }
+
+        /** The checkpoint as seen from the filer furthest behind: where a meta-log gap would bite first. */
+        private PopulatorCheckpoint behindmost(PopulatorCheckpoint checkpoint, FilerTails tails) {
+            long low = tails.cursors().values().stream().mapToLong(FilerCursor::tsNs).min().orElse(checkpoint.tsNs());
+            return new PopulatorCheckpoint(Math.min(low, checkpoint.tsNs()), 0, checkpoint.published(),
+                    checkpoint.coldStartNs(), checkpoint.coldStartCursor(), checkpoint.walkAllNs(), checkpoint.gap(),
+                    tails.cursors());
+        }
+
+        /** Moves events into the merge and takes what it releases, until the batch is full or its time is up. */
+        private void gatherEach(FilerTails tails, FilerMerge merge, List<FilerMerge.Taken> taken)
+                throws InterruptedException {
+            long deadline = System.nanoTime() + settings.batchMaxWait().toNanos();
+            long giveUp = System.nanoTime() + POLL.toNanos();
+            while (taken.size() < settings.batchMaxEvents()) {
+                tails.pump(Duration.ofMillis(10));
+                taken.addAll(merge.release(settings.batchMaxEvents() - taken.size()));
+                long now = System.nanoTime();
+                if (taken.isEmpty() ? now - giveUp >= 0 : now - deadline >= 0) {
+                    return;
+                }
+            }
+        }
+
         /** Waits for a first event, then takes more until the batch is full or its time is up. */
         private void gather(MetadataSubscription subscription, List<FilerEvent> batch) throws InterruptedException {
             FilerEvent first = subscription.pollEvent(POLL);
@@ -265,6 +440,12 @@ public final class MetaLogTailer {
 
         private Optional<PopulatorCheckpoint> publish(List<FilerEvent> batch,
                                                       PopulatorCheckpoint checkpoint) throws Exception {
+            return publish(batch, checkpoint, null);
+        }
+
+        /** Publishes a batch; with several filers, {@code cursors} are where each filer's stream now resumes. */
+        private Optional<PopulatorCheckpoint> publish(List<FilerEvent> batch, PopulatorCheckpoint checkpoint,
+                                                      Map<String, FilerCursor> cursors) throws Exception {
             Map<EventKind, Integer> kinds = new EnumMap<>(EventKind.class);
             Map<String, Long> bucketsChanged = new LinkedHashMap<>();
             publisher.begin();
@@ -273,8 +454,11 @@ public final class MetaLogTailer {
                     SubscribeMetadataResponse event = filerEvent.response();
                     long ts = event.getTsNs();
                     int seq = ts == lastTsNs ? eventsAtTs : 0;
-                    lastTsNs = ts;
-                    eventsAtTs = seq + 1;
+                    if (ts >= lastTsNs) {
+                        // A late event of one of several filers does not move the merge's position back.
+                        lastTsNs = ts;
+                        eventsAtTs = seq + 1;
+                    }
                     MetaLogRecord record = classifier.classify(event, seq);
                     metrics.read(record.getKind());
                     kinds.merge(record.getKind(), 1, Integer::sum);
@@ -302,6 +486,9 @@ public final class MetaLogTailer {
                     return Optional.empty();
                 }
                 PopulatorCheckpoint next = checkpoint.advancedTo(lastTsNs, eventsAtTs, batch.size());
+                if (cursors != null) {
+                    next = next.withFilers(cursors);
+                }
                 publisher.commit(next);
                 metrics.committed(kinds, batch.size(), lastTsNs);
                 return Optional.of(next);

@@ -30,6 +30,12 @@ public final class PopulatorMetrics {
     private final LongAdder publishedTotal = new LongAdder();
     private final LongAdder reconnects = new LongAdder();
     private final LongAdder outOfOrder = new LongAdder();
+    private final LongAdder filerDuplicates = new LongAdder();
+    private final LongAdder filerLate = new LongAdder();
+    private final LongAdder filerLateUnverified = new LongAdder();
+    private final LongAdder filersRetired = new LongAdder();
+    private volatile int filersTailed;
+    private volatile int filersQuiet;
     private final LongAdder unreadableConfigs = new LongAdder();
     private final LongAdder foreignMetaLogRecords = new LongAdder();
     private final LongAdder registryRejected = new LongAdder();
@@ -98,6 +104,25 @@ public final class PopulatorMetrics {
         FunctionCounter.builder("tidemark.populator.events.out.of.order", outOfOrder, LongAdder::sum)
                 .description("Filer events older than one already read on the same stream, skipped (the meta-log "
                         + "must be in timestamp order)").register(registry);
+        FunctionCounter.builder("tidemark.populator.filer.events.duplicate", filerDuplicates, LongAdder::sum)
+                .description("With several filers: copies of an event already published (a filer's catch-up from "
+                        + "the shared log files returns its peers' events), left out").register(registry);
+        FunctionCounter.builder("tidemark.populator.filer.events.late", filerLate, LongAdder::sum)
+                .description("With several filers: events published after newer ones, because their filer had "
+                        + "been quiet past populator.filers.hold.max.ms").register(registry);
+        FunctionCounter.builder("tidemark.populator.filer.events.late.unverified", filerLateUnverified,
+                        LongAdder::sum)
+                .description("Late events older than the copies remembered: published, possibly a second time")
+                .register(registry);
+        FunctionCounter.builder("tidemark.populator.filers.retired", filersRetired, LongAdder::sum)
+                .description("Filers not heard from for populator.filers.retire.ms whose cursors were dropped")
+                .register(registry);
+        Gauge.builder("tidemark.populator.filers.tailed", () -> filersTailed)
+                .description("Filers whose own meta-logs the leading populator tails (0 with one filer's stream)")
+                .register(registry);
+        Gauge.builder("tidemark.populator.filers.quiet", () -> filersQuiet)
+                .description("Tailed filers that have sent nothing for populator.filers.hold.max.ms and no longer "
+                        + "hold the others' events back").register(registry);
         FunctionCounter.builder("tidemark.populator.cold.starts", coldStarts, LongAdder::sum)
                 .description("Cold starts begun (no checkpoint): every bucket enumerated and registered")
                 .register(registry);
@@ -274,6 +299,26 @@ public final class PopulatorMetrics {
 
     void outOfOrder(long n) {
         outOfOrder.add(n);
+    }
+
+    void filerDuplicate() {
+        filerDuplicates.increment();
+    }
+
+    void filerLate(boolean unverified) {
+        filerLate.increment();
+        if (unverified) {
+            filerLateUnverified.increment();
+        }
+    }
+
+    void filerRetired() {
+        filersRetired.increment();
+    }
+
+    void filers(int tailed, int quiet) {
+        filersTailed = tailed;
+        filersQuiet = quiet;
     }
 
     void reconnects(int n) {

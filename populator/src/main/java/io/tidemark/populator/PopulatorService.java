@@ -45,6 +45,7 @@ public final class PopulatorService extends ManagedService {
     private volatile boolean running;
     private volatile ZooKeeperConnection zookeeper;
     private volatile FilerClient filer;
+    private volatile FilerDiscovery discovery;
     private final Function<CuratorFramework, Leadership> elections;
     private volatile Leadership leadership;
     private volatile Thread worker;
@@ -77,6 +78,7 @@ public final class PopulatorService extends ManagedService {
         zookeeper = resources.own(ZooKeeperConnection.start(config));
         filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
                 config.grpcDeadline()));
+        discovery = resources.own(FilerDiscovery.from(config));
         leadership = resources.own("leadership", elections.apply(zookeeper.client()));
         worker = startWorker("populator-tailer", this::work);
         resources.own(StatusLog.start("populator", config.millis(PopulatorSettings.STATUS_INTERVAL_MS), log,
@@ -84,7 +86,7 @@ public final class PopulatorService extends ManagedService {
     }
 
     private void work() {
-        MetaLogTailer tailer = tailer(config, filer, zookeeper.client(), clock, metrics, meters);
+        MetaLogTailer tailer = tailer(config, filer, discovery, zookeeper.client(), clock, metrics, meters);
         Duration backoff = Duration.ofMillis(100);
         while (running) {
             try {
@@ -156,8 +158,8 @@ public final class PopulatorService extends ManagedService {
      * The tailer wired to Kafka: each term checks the topics (once per process), opens the transactional producer
      * and reads the committed state. Tests build tailers the same way.
      */
-    static MetaLogTailer tailer(TidemarkConfig config, FilerClient filer, CuratorFramework zookeeper, Clock clock,
-                                PopulatorMetrics metrics, MeterRegistry meters) {
+    static MetaLogTailer tailer(TidemarkConfig config, FilerClient filer, FilerDiscovery discovery,
+                                CuratorFramework zookeeper, Clock clock, PopulatorMetrics metrics, MeterRegistry meters) {
         TopicRegistry topics = TopicRegistry.from(config);
         PopulatorSettings settings = PopulatorSettings.from(config);
         AtomicBoolean topicsChecked = new AtomicBoolean();
@@ -177,9 +179,10 @@ public final class PopulatorService extends ManagedService {
         };
         Supplier<CommittedState> state = () -> CommittedState.read(config.consumerProperties(), topics,
                 settings.kafkaTimeout());
+        // Several filers: each tailed on its own, through its own client.
         return new MetaLogTailer(settings, filer, new BucketRegistry(zookeeper, config.ruleReader()), publishers, state,
-                config.ruleReader(),
-                ShardFunction.withBits(config.shardBits()), clock, metrics);
+                config.ruleReader(), ShardFunction.withBits(config.shardBits()), clock, metrics, discovery,
+                address -> FilerClient.connect(address, config.grpcTls(), config.grpcDeadline()));
     }
 
 

@@ -18,11 +18,18 @@ import org.apache.kafka.common.config.ConfigDef;
  *                             has been aborted by the coordinator, whatever error says so
  * @param registryReconcile    how often the registry is compared with the published configurations
  * @param gapRecheck           how often an undecided meta-log gap check is tried again
+ * @param filerHoldMax         with several filers: how long a filer that sends nothing may hold the merge back
+ * @param filerRemembered      with several filers: how many released events are remembered to recognise copies
+ * @param filerRetire          with several filers: a filer not heard from for this long loses its cursor
+ * @param filerDiscovery       with several filers: how often the list of filers is read again
+ * @param filerMaxClockSkew    with several filers: how far their clocks may disagree and their events still be
+ *                             published in the order they happened
  */
 public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Duration streamIdleTimeout,
                              Duration maxBackoff, Duration coldStartOverlap, Duration kafkaTimeout,
                              int coldStartChunk, Duration transactionTimeout, Duration registryReconcile,
-                             Duration gapRecheck) {
+                             Duration gapRecheck, Duration filerHoldMax, int filerRemembered, Duration filerRetire,
+                             Duration filerDiscovery, Duration filerMaxClockSkew) {
 
     public static final String BATCH_MAX_EVENTS = "populator.batch.max.events";
     public static final String BATCH_MAX_MS = "populator.batch.max.ms";
@@ -34,6 +41,11 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
     public static final String COLD_START_CHUNK_BUCKETS = "populator.cold-start.chunk.buckets";
     public static final String REGISTRY_RECONCILE_MS = "populator.registry.reconcile.ms";
     public static final String GAP_RECHECK_MS = "populator.gap.recheck.ms";
+    public static final String FILERS_HOLD_MAX_MS = "populator.filers.hold.max.ms";
+    public static final String FILERS_REMEMBERED_EVENTS = "populator.filers.remembered.events";
+    public static final String FILERS_RETIRE_MS = "populator.filers.retire.ms";
+    public static final String FILERS_DISCOVERY_MS = "populator.filers.discovery.ms";
+    public static final String FILERS_MAX_CLOCK_SKEW_MS = "populator.filers.max.clock.skew.ms";
 
     /** The transaction timeout the populator's producer is given unless {@code kafka.producer.*} says otherwise. */
     static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
@@ -49,8 +61,15 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
                 config.getInt(PopulatorSettings.COLD_START_CHUNK_BUCKETS),
                 timeout == null ? DEFAULT_TRANSACTION_TIMEOUT : Duration.ofMillis(Long.parseLong(timeout.toString())),
                 config.millis(PopulatorSettings.REGISTRY_RECONCILE_MS),
-                config.millis(PopulatorSettings.GAP_RECHECK_MS));
+                config.millis(PopulatorSettings.GAP_RECHECK_MS),
+                config.millis(FILERS_HOLD_MAX_MS),
+                config.getInt(FILERS_REMEMBERED_EVENTS),
+                config.millis(FILERS_RETIRE_MS),
+                config.millis(FILERS_DISCOVERY_MS),
+                config.millis(FILERS_MAX_CLOCK_SKEW_MS));
     }
+
+
 
     /** The longest a cold start keeps one transaction open: well inside the coordinator's timeout. */
     Duration coldStartChunkTime() {
@@ -91,6 +110,30 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
                             "How often the leading populator looks again for a meta-log gap it could not decide at its "
                                     + "resume or after a reconnect: while the filer has no meta-log file under "
                                     + "/topics/.system/log yet (a log purged whole) or does not answer.")
+                    .define(FILERS_HOLD_MAX_MS, Type.LONG, 2_000L, Range.atLeast(10), Importance.LOW,
+                            "With several filers (filer.addresses): events are published in timestamp order once "
+                                    + "every filer has sent one stamped later; a filer that sends nothing for this long "
+                                    + "(idle, or gone) stops holding the others back, and an event it sends later, "
+                                    + "stamped before what was published meanwhile, is published at once and counted "
+                                    + "late. The most a quiet filer delays the others' events.")
+                    .define(FILERS_REMEMBERED_EVENTS, Type.INT, 200_000, Range.between(1, 100_000_000),
+                            Importance.LOW, "With several filers: how many published events are remembered (by "
+                                    + "stamp and content) so that a copy of one — a filer catching up from the shared "
+                                    + "log files returns its peers' events too — is recognised and left out.")
+                    .define(FILERS_RETIRE_MS, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(1_000),
+                            Importance.LOW, "With several filers: a filer not heard from for this long is retired: "
+                                    + "its cursor is dropped (logged and counted) and, should it come back, it is "
+                                    + "tailed from where the others are. Until then it keeps its cursor and is resumed "
+                                    + "where it stopped when it returns.")
+                    .define(FILERS_DISCOVERY_MS, Type.LONG, 10_000L, Range.atLeast(100), Importance.LOW,
+                            "With several filers: how often the leading populator asks the master "
+                                    + "(filer.master.address) which filers the cluster has, to tail one that joined.")
+                    .define(FILERS_MAX_CLOCK_SKEW_MS, Type.LONG, 500L, Range.atLeast(0), Importance.LOW,
+                            "With several filers: how far apart their clocks may be. Events are published in "
+                                    + "timestamp order once every filer has passed them by this much, and within "
+                                    + "it, an event that changes an entry another filer's event wrote (a DELETE "
+                                    + "through one filer of an object PUT through another) is published after it "
+                                    + "whatever their timestamps. Adds this much to the populator's delay.")
                     .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                             "How often the populator logs its status line.")
                     .define(RECORD_MAX_BYTES, Type.INT, 1_000_000, Range.between(10_000, 100_000_000),

@@ -44,7 +44,7 @@ class PopulatorFencingTest {
         try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "fencing", Map.of());
              FilerClient filer = FilerClient.connect(f.emulator.filerAddress(), f.config.grpcTls(), Duration.ofSeconds(10));
              S3Workload workload = new S3Workload(f.emulator.s3(), 7, 4_000, 1_000).start()) {
-            MetaLogTailer stale = PopulatorService.tailer(f.config, filer, f.zookeeper.client(), Clock.systemUTC(),
+            MetaLogTailer stale = PopulatorService.tailer(f.config, filer, null, f.zookeeper.client(), Clock.systemUTC(),
                     new PopulatorMetrics(new SimpleMeterRegistry(), Clock.systemUTC()), new SimpleMeterRegistry());
             Future<?> staleRun = pool.submit(() -> {
                 stale.run(() -> true);
@@ -53,7 +53,7 @@ class PopulatorFencingTest {
             await().atMost(CATCH_UP).until(() -> f.checkpoint().map(c -> c.published() > 0).orElse(false));
 
             AtomicBoolean successorLeads = new AtomicBoolean(true);
-            MetaLogTailer successor = PopulatorService.tailer(f.config, filer, f.zookeeper.client(), Clock.systemUTC(),
+            MetaLogTailer successor = PopulatorService.tailer(f.config, filer, null, f.zookeeper.client(), Clock.systemUTC(),
                     new PopulatorMetrics(new SimpleMeterRegistry(), Clock.systemUTC()), new SimpleMeterRegistry());
             Future<?> successorRun = pool.submit(() -> {
                 successor.run(successorLeads::get);

@@ -55,9 +55,15 @@ public final class MetadataSubscription implements AutoCloseable {
      * decodes it once and keeps the bytes beside it (see {@link FilerEvent}).
      */
     private static final MethodDescriptor<SubscribeMetadataRequest, SubscribeMetadataResponseView> SUBSCRIBE =
-            SeaweedFilerGrpc.getSubscribeMetadataMethod().toBuilder(
-                    ProtoUtils.marshaller(SubscribeMetadataRequest.getDefaultInstance()),
-                    ProtoUtils.marshaller(SubscribeMetadataResponseView.getDefaultInstance())).build();
+            viewOf(SeaweedFilerGrpc.getSubscribeMetadataMethod());
+    private static final MethodDescriptor<SubscribeMetadataRequest, SubscribeMetadataResponseView> SUBSCRIBE_LOCAL =
+            viewOf(SeaweedFilerGrpc.getSubscribeLocalMetadataMethod());
+
+    private static MethodDescriptor<SubscribeMetadataRequest, SubscribeMetadataResponseView> viewOf(
+            MethodDescriptor<SubscribeMetadataRequest, SubscribeMetadataResponse> method) {
+        return method.toBuilder(ProtoUtils.marshaller(SubscribeMetadataRequest.getDefaultInstance()),
+                ProtoUtils.marshaller(SubscribeMetadataResponseView.getDefaultInstance())).build();
+    }
 
     private final SeaweedFilerGrpc.SeaweedFilerStub stub;
     private final SubscriptionOptions options;
@@ -72,6 +78,7 @@ public final class MetadataSubscription implements AutoCloseable {
     private volatile RuntimeException failure;
     private volatile long lastMessageNanos = System.nanoTime();
     private volatile long lastHeardNanos = System.nanoTime();
+    private volatile boolean heardFrom;
     private volatile long lastDeliveredTsNs;
 
     // Guarded by this: the resume position and the current stream.
@@ -166,6 +173,11 @@ public final class MetadataSubscription implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - lastHeardNanos);
     }
 
+    /** Whether the filer has sent anything at all (an event or a heartbeat) since the subscription began. */
+    public boolean heardFrom() {
+        return heardFrom;
+    }
+
     /** Events received and not yet taken by {@link #poll}. */
     public int bufferedEvents() {
         return buffer.size();
@@ -195,7 +207,8 @@ public final class MetadataSubscription implements AutoCloseable {
                 .setClientSupportsBatching(true)
                 .setClientSupportsIdleHeartbeat(options.idleTimeout() != null)
                 .build();
-        ClientCalls.asyncServerStreamingCall(stub.getChannel().newCall(SUBSCRIBE, stub.getCallOptions()), request,
+        ClientCalls.asyncServerStreamingCall(stub.getChannel().newCall(options.localOnly() ? SUBSCRIBE_LOCAL : SUBSCRIBE,
+                        stub.getCallOptions()), request,
                 new StreamListener());
     }
 
@@ -218,6 +231,7 @@ public final class MetadataSubscription implements AutoCloseable {
         public void onNext(SubscribeMetadataResponseView response) {
             lastMessageNanos = System.nanoTime();
             lastHeardNanos = lastMessageNanos;
+            heardFrom = true;
             offer(response, call);
             grantCredit();
         }

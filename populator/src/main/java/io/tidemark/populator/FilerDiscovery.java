@@ -1,0 +1,95 @@
+package io.tidemark.populator;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.seaweed.client.ClusterNode;
+import io.tidemark.seaweed.client.HostPort;
+import io.tidemark.seaweed.client.MasterClient;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which filers the cluster has: those {@code filer.addresses} lists, and those the master's cluster node list
+ * ({@code ListClusterNodes}, type filer) names when {@code filer.master.address} is set. A filer the master no
+ * longer lists is not forgotten here — the tailer keeps its cursor until it is retired — and while the master does
+ * not answer, its last answer stands.
+ */
+final class FilerDiscovery implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(FilerDiscovery.class);
+
+    private final List<String> listed;
+    private final Supplier<List<ClusterNode>> master;
+    private final AutoCloseable masterClient;
+    private Map<String, Optional<Instant>> lastFromMaster = Map.of();
+    private boolean masterFailing;
+
+    FilerDiscovery(List<String> listed, Supplier<List<ClusterNode>> master, AutoCloseable masterClient) {
+        this.listed = listed.stream().map(a -> HostPort.parse(a.trim()).toString()).toList();
+        this.master = master;
+        this.masterClient = masterClient;
+    }
+
+    /** From the settings; {@link #enabled()} is false when neither a list nor a master is given. */
+    static FilerDiscovery from(TidemarkConfig config) {
+        List<String> listed = config.getList(TidemarkConfig.FILER_ADDRESSES);
+        String masterAddress = config.getString(TidemarkConfig.FILER_MASTER_ADDRESS);
+        if (masterAddress == null || masterAddress.isBlank()) {
+            return new FilerDiscovery(listed, null, null);
+        }
+        MasterClient client = MasterClient.connect(masterAddress, config.grpcTls(), config.grpcDeadline());
+        return new FilerDiscovery(listed, client::listFilers, client);
+    }
+
+    /** Whether the master is asked (a filer it stops listing may only be down). */
+    boolean fromMaster() {
+        return master != null;
+    }
+
+    /** Whether the cluster's filers are to be tailed one by one. */
+    boolean enabled() {
+        return !listed.isEmpty() || master != null;
+    }
+
+    /**
+     * Every filer known now, by gRPC address, with when it joined the cluster where the master says ({@code empty}
+     * for a filer only listed in the settings).
+     */
+    Map<String, Optional<Instant>> find() {
+        Map<String, Optional<Instant>> found = new LinkedHashMap<>();
+        listed.forEach(a -> found.put(a, Optional.empty()));
+        if (master != null) {
+            try {
+                Map<String, Optional<Instant>> fromMaster = new LinkedHashMap<>();
+                for (ClusterNode node : master.get()) {
+                    fromMaster.put(node.grpcAddress().toString(), Optional.ofNullable(node.createdAt()));
+                }
+                if (masterFailing) {
+                    log.info("the master answers again: {} filer(s)", fromMaster.size());
+                }
+                masterFailing = false;
+                lastFromMaster = fromMaster;
+            } catch (RuntimeException e) {
+                if (!masterFailing) {
+                    log.warn("the master's filer list cannot be read ({}); going on with the last one, {} filer(s)",
+                            e.getMessage(), lastFromMaster.size());
+                }
+                masterFailing = true;
+            }
+            lastFromMaster.forEach(found::putIfAbsent);
+        }
+        return found;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (masterClient != null) {
+            masterClient.close();
+        }
+    }
+}
