@@ -11,8 +11,9 @@ import java.util.function.Consumer;
  * plain entry point exists so that tests can start the emulator as a child process and kill it.
  *
  * <p>Arguments: {@code --filer-port P --s3-grpc-port Q [--admin-port A] [--data-dir D] [--bind H] [--fsync]
- * [--tls-cert C --tls-key K [--tls-client-ca CA]]}.
- * Once serving it prints one line: {@code READY filer=host:port s3=host:port admin=host:port}.
+ * [--filers N] [--master-port M] [--tls-cert C --tls-key K [--tls-client-ca CA]]}.
+ * Once serving it prints one line: {@code READY filer=host:port s3=host:port admin=host:port master=host:port
+ * filers=host:port,host:port…} (filer= is the first filer; filers= all of them, in order).
  */
 public final class EmulatorMain {
 
@@ -37,7 +38,8 @@ public final class EmulatorMain {
             stopped.countDown();
         }, "emulator-shutdown"));
         report.accept("READY filer=" + emulator.filerAddress() + " s3=" + emulator.s3GrpcAddress()
-                + " admin=" + emulator.adminAddress());
+                + " admin=" + emulator.adminAddress() + " master=" + emulator.masterAddress()
+                + " filers=" + String.join(",", emulator.filerAddresses()));
         stopped.await();
     }
 
@@ -52,6 +54,8 @@ public final class EmulatorMain {
         Path tlsCert = null;
         Path tlsKey = null;
         Path tlsClientCa = null;
+        int filers = 1;
+        int master = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--filer-port" -> filer = Integer.parseInt(args[++i]);
@@ -63,12 +67,14 @@ public final class EmulatorMain {
                 case "--tls-cert" -> tlsCert = Path.of(args[++i]);
                 case "--tls-key" -> tlsKey = Path.of(args[++i]);
                 case "--tls-client-ca" -> tlsClientCa = Path.of(args[++i]);
+                case "--filers" -> filers = Integer.parseInt(args[++i]);
+                case "--master-port" -> master = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         return new EmulatorSettings(bind, filer, s3, admin == -2 ? defaultAdminPort(s3) : admin, dataDir,
                 s.bucketsDirectory(), Duration.ofSeconds(5), fsync,
-                tlsCert == null ? null : new ServerTls(tlsCert, tlsKey, tlsClientCa));
+                tlsCert == null ? null : new ServerTls(tlsCert, tlsKey, tlsClientCa), filers, master);
     }
 
     /** Where SeaweedFS's S3 HTTP port would be: the gRPC port minus 10000 (0 when the gRPC port is picked). */

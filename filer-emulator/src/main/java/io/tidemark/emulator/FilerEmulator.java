@@ -4,9 +4,11 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.tidemark.emulator.admin.AdminHttpServer;
+import io.tidemark.emulator.cluster.FilerCluster;
+import io.tidemark.emulator.cluster.ServerSetup;
 import io.tidemark.emulator.filer.FilerException;
+import io.tidemark.emulator.filer.FilerNode;
 import io.tidemark.emulator.filer.FilerPaths;
-import io.tidemark.emulator.filer.FilerService;
 import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.emulator.s3.LifecycleActionListener;
 import io.tidemark.emulator.s3.LifecycleDeleteHandler;
@@ -18,6 +20,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * A local SeaweedFS stand-in: the filer's gRPC service on one port and the S3 gateway's lifecycle gRPC service
  * on another, over one namespace laid out as the S3 gateway lays it out. Start it, use it, close it; close is
  * idempotent.
+ *
+ * <p>It can run several filers sharing the namespace ({@link EmulatorSettings#withFilers}), each on its own port with
+ * its own meta-log, and a master that lists them ({@link #masterAddress}); see {@link FilerCluster} and
+ * docs/filer-emulator.md. With one filer, the default, it is the single filer it always was.
  */
 public final class FilerEmulator implements AutoCloseable {
 
@@ -40,10 +49,9 @@ public final class FilerEmulator implements AutoCloseable {
     private final FaultInjector faults = new FaultInjector();
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private FilerStore store;
-    private FilerService filerService;
+    private FilerCluster cluster;
     private S3Gateway gateway;
     private LifecycleDeleteHandler lifecycleDeletes;
-    private Server filerServer;
     private Server s3Server;
     private AdminHttpServer admin;
 
@@ -58,24 +66,22 @@ public final class FilerEmulator implements AutoCloseable {
         }
         long began = System.nanoTime();
         try {
+            List<Integer> signatures = IntStream.range(0, settings.filers()).map(this::signature).boxed().toList();
             store = settings.dataDir() == null
-                    ? FilerStore.inMemory(clock, ThreadLocalRandom.current().nextInt())
-                    : FilerStore.durable(settings.dataDir(), clock, signature(settings.dataDir()), settings.fsync());
+                    ? FilerStore.inMemory(clock, signatures)
+                    : FilerStore.durable(settings.dataDir(), clock, signatures, settings.fsync());
             ensureBucketsDirectory();
             gateway = new S3Gateway(store, settings.bucketsDirectory());
             lifecycleDeletes = new LifecycleDeleteHandler(gateway, faults);
-            filerService = new FilerService(store, settings.bucketsDirectory(), settings.heartbeatInterval());
-            filerServer = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.filerPort()),
-                            ServerTls.credentials(settings.tls()))
-                    .addService(ServerInterceptors.intercept(filerService, faults))
-                    .maxInboundMessageSize(64 << 20)
-                    .build().start();
+            cluster = FilerCluster.start(store, new ServerSetup(settings.bindHost(), ServerTls.credentials(settings.tls()),
+                            faults, settings.bucketsDirectory(), settings.heartbeatInterval()), this::signature,
+                    IntStream.range(0, settings.filers()).map(settings::filerPort).boxed().toList(), settings.masterPort());
             s3Server = NettyServerBuilder.forAddress(new InetSocketAddress(settings.bindHost(), settings.s3GrpcPort()),
                             ServerTls.credentials(settings.tls()))
                     .addService(ServerInterceptors.intercept(new S3LifecycleService(lifecycleDeletes), faults))
                     .build().start();
             if (settings.adminPort() >= 0) {
-                admin = AdminHttpServer.start(settings.bindHost(), settings.adminPort(), gateway, faults, filerService);
+                admin = AdminHttpServer.start(settings.bindHost(), settings.adminPort(), gateway, faults, cluster);
             }
         } catch (IOException e) {
             close();
@@ -84,8 +90,9 @@ public final class FilerEmulator implements AutoCloseable {
             close();
             throw e;
         }
-        log.info("filer emulator up in {} ms: filer gRPC {}, S3 gRPC {}, admin {}, data {}",
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), filerAddress(), s3GrpcAddress(),
+        log.info("filer emulator up in {} ms: filer gRPC {}, master {}, S3 gRPC {}, admin {}, data {}",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), filerAddresses(), masterAddress(),
+                s3GrpcAddress(),
                 admin == null ? "off" : adminAddress(), settings.dataDir() == null ? "in memory" : settings.dataDir());
         return this;
     }
@@ -101,9 +108,19 @@ public final class FilerEmulator implements AutoCloseable {
         }
     }
 
-    /** The filer signature survives restarts, as the filer's own id does. */
-    private static int signature(Path dataDir) {
-        Path file = dataDir.resolve("signature");
+    /**
+     * The signature of filer {@code index}: random in memory; with a data directory it survives restarts, as a filer's
+     * own id does ({@code signature} for the first filer, {@code filer-<index>.signature} for the others).
+     */
+    private int signature(int index) {
+        if (settings.dataDir() == null) {
+            return ThreadLocalRandom.current().nextInt();
+        }
+        return signature(settings.dataDir().resolve(index == 0 ? "signature" : "filer-" + index + ".signature"));
+    }
+
+    private static int signature(Path file) {
+        Path dataDir = file.getParent();
         try {
             Files.createDirectories(dataDir);
             if (Files.exists(file)) {
@@ -117,8 +134,57 @@ public final class FilerEmulator implements AutoCloseable {
         }
     }
 
+    /** The first filer's gRPC address. */
     public String filerAddress() {
-        return settings.bindHost() + ":" + filerServer.getPort();
+        return filerAddress(0);
+    }
+
+    /** The gRPC address of filer {@code index} (from 0, in the order they joined), whether it is up or not. */
+    public String filerAddress(int index) {
+        return cluster.filerAddress(index);
+    }
+
+    public List<String> filerAddresses() {
+        return cluster.filerAddresses();
+    }
+
+    /** The master's gRPC address: {@code ListClusterNodes} there lists the filers that are up. */
+    public String masterAddress() {
+        return cluster.masterAddress();
+    }
+
+    /** Filer {@code index}'s events, clock and delay knobs. */
+    public FilerNode filer(int index) {
+        return cluster.filer(index);
+    }
+
+    public int filerCount() {
+        return cluster.size();
+    }
+
+    /** Stops filer {@code index}: subscriptions to it break, calls are refused, the master stops listing it. */
+    public void stopFiler(int index) {
+        cluster.stopFiler(index);
+    }
+
+    /** Starts filer {@code index} again, on the port it had, its log intact. */
+    public void startFiler(int index) {
+        cluster.startFiler(index);
+    }
+
+    /** Adds a filer to the running cluster, on a port of its own; returns its index. */
+    public int addFiler() {
+        return cluster.addFiler();
+    }
+
+    /** Delays filer {@code index}'s events on their way to its peers' aggregated streams. */
+    public void delayFiler(int index, Duration delay) {
+        cluster.delayFiler(index, delay);
+    }
+
+    /** Moves filer {@code index}'s clock, which stamps its events, {@code offset} from the emulator's clock. */
+    public void setFilerClockOffset(int index, Duration offset) {
+        cluster.setFilerClockOffset(index, offset);
     }
 
     public String s3GrpcAddress() {
@@ -149,9 +215,9 @@ public final class FilerEmulator implements AutoCloseable {
         return faults;
     }
 
-    /** Breaks every open meta-log subscription with UNAVAILABLE, as a filer restart would. */
+    /** Breaks every open meta-log subscription of every filer with UNAVAILABLE, as a filer restart would. */
     public int dropSubscriptions() {
-        return filerService.dropSubscriptions();
+        return cluster.dropSubscriptions();
     }
 
     @Override
@@ -162,10 +228,10 @@ public final class FilerEmulator implements AutoCloseable {
         if (admin != null) {
             admin.close();
         }
-        if (filerService != null) {
-            filerService.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        for (Server server : new Server[] {filerServer, s3Server}) {
+        for (Server server : new Server[] {s3Server}) {
             if (server != null) {
                 server.shutdown();
                 try {

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.tidemark.emulator.FaultInjector;
-import io.tidemark.emulator.filer.FilerService;
+import io.tidemark.emulator.cluster.FilerCluster;
 import io.tidemark.emulator.s3.ObjectVersionInfo;
 import io.tidemark.emulator.s3.S3Exception;
 import io.tidemark.emulator.s3.S3Gateway;
@@ -37,18 +37,18 @@ public final class AdminHttpServer implements AutoCloseable {
     private final ExecutorService executor;
     private final S3Gateway s3;
     private final FaultInjector faults;
-    private final FilerService filer;
+    private final FilerCluster filers;
 
     private AdminHttpServer(HttpServer server, ExecutorService executor, S3Gateway s3, FaultInjector faults,
-                            FilerService filer) {
+                            FilerCluster filers) {
         this.server = server;
         this.executor = executor;
         this.s3 = s3;
         this.faults = faults;
-        this.filer = filer;
+        this.filers = filers;
     }
 
-    public static AdminHttpServer start(String host, int port, S3Gateway s3, FaultInjector faults, FilerService filer)
+    public static AdminHttpServer start(String host, int port, S3Gateway s3, FaultInjector faults, FilerCluster filers)
             throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
         ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
@@ -56,7 +56,7 @@ public final class AdminHttpServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        AdminHttpServer admin = new AdminHttpServer(server, executor, s3, faults, filer);
+        AdminHttpServer admin = new AdminHttpServer(server, executor, s3, faults, filers);
         server.createContext("/s3/", exchange -> admin.handle(exchange, "/s3/", admin::s3));
         server.createContext("/faults/", exchange -> admin.handle(exchange, "/faults/", admin::faults));
         server.createContext("/healthz", exchange -> admin.respond(exchange, 200, JSON.createObjectNode().put("status", "ok")));
@@ -165,7 +165,15 @@ public final class AdminHttpServer implements AutoCloseable {
                             : a.optional("reason"));
             case "clear-outcome" -> faults.clearForced(a.text("bucket"), a.text("objectPath"));
             case "clear" -> faults.clearAll();
-            case "drop-subscriptions" -> out.put("dropped", filer.dropSubscriptions());
+            case "drop-subscriptions" -> out.put("dropped", filers.dropSubscriptions());
+            case "stop-filer" -> filers.stopFiler(filerIndex(a));
+            case "start-filer" -> filers.startFiler(filerIndex(a));
+            case "add-filer" -> {
+                int index = filers.addFiler();
+                out.put("filer", index).put("address", filers.filerAddress(index));
+            }
+            case "delay-filer" -> filers.delayFiler(filerIndex(a), Duration.ofMillis(a.number("ms", 0)));
+            case "filer-clock-offset" -> filers.setFilerClockOffset(filerIndex(a), Duration.ofMillis(a.number("ms", 0)));
             case "fail-reads" -> faults.failObjectReads(a.text("bucket"), a.text("objectPath"),
                     (int) a.number("times", 1));
             case "meta-log-memory" -> s3.store().setMetaLogMemoryWindow((int) a.number("events", 1_000));
@@ -175,6 +183,14 @@ public final class AdminHttpServer implements AutoCloseable {
         out.put("unavailableProbability", faults.unavailableProbability());
         out.put("latencyMs", faults.latency().toMillis());
         return out;
+    }
+
+    private int filerIndex(Args a) {
+        long index = a.number("filer", -1);
+        if (index < 0 || index >= filers.size()) {
+            throw new IllegalArgumentException("filer must be an index from 0 to " + (filers.size() - 1));
+        }
+        return (int) index;
     }
 
     private void respond(HttpExchange exchange, int status, JsonNode body) throws IOException {

@@ -35,7 +35,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@code filer_pb.SeaweedFiler} over a {@link FilerStore}, answering as a SeaweedFS filer does. */
+/**
+ * {@code filer_pb.SeaweedFiler} of one filer over the shared {@link FilerStore}, answering as a SeaweedFS filer does:
+ * the mutations it receives are recorded in its own meta-log; {@code SubscribeLocalMetadata} streams that log and
+ * {@code SubscribeMetadata} the filer's aggregated one once it has peers (see Subscription).
+ */
 public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
 
     private static final Logger log = LoggerFactory.getLogger(FilerService.class);
@@ -43,6 +47,7 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     static final int MAX_BATCH = 256;
 
     private final FilerStore store;
+    private final FilerNode self;
     private final String bucketsDirectory;
     private final Duration heartbeatInterval;
     /** Open subscriptions and whether a fault knob asked to break each; only its own thread ends a stream. */
@@ -54,8 +59,14 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
         return t;
     });
 
+    /** The service of the store's first filer. */
     public FilerService(FilerStore store, String bucketsDirectory, Duration heartbeatInterval) {
+        this(store, store.filer(0), bucketsDirectory, heartbeatInterval);
+    }
+
+    public FilerService(FilerStore store, FilerNode self, String bucketsDirectory, Duration heartbeatInterval) {
         this.store = store;
+        this.self = self;
         this.bucketsDirectory = bucketsDirectory;
         this.heartbeatInterval = heartbeatInterval;
     }
@@ -88,8 +99,9 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     public void createEntry(CreateEntryRequest request, StreamObserver<CreateEntryResponse> response) {
         CreateEntryResponse.Builder answer = CreateEntryResponse.newBuilder();
         try {
-            SubscribeMetadataResponse event = store.create(request.getDirectory(), request.getEntry(), request.getOExcl());
-            answer.setMetadataEvent(event).setLogTsNs(event.getTsNs()).setLogSignature(store.signature());
+            SubscribeMetadataResponse event = store.through(self,
+                    () -> store.create(request.getDirectory(), request.getEntry(), request.getOExcl()));
+            answer.setMetadataEvent(event).setLogTsNs(event.getTsNs()).setLogSignature(self.signature());
         } catch (FilerException e) {
             // Creation errors travel in the response, with a code where SeaweedFS has one.
             answer.setError(e.getMessage()).setErrorCode(e.code());
@@ -101,9 +113,10 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     @Override
     public void updateEntry(UpdateEntryRequest request, StreamObserver<UpdateEntryResponse> response) {
         try {
-            SubscribeMetadataResponse event = store.update(request.getDirectory(), request.getEntry());
+            SubscribeMetadataResponse event = store.through(self,
+                    () -> store.update(request.getDirectory(), request.getEntry()));
             response.onNext(UpdateEntryResponse.newBuilder().setMetadataEvent(event).setLogTsNs(event.getTsNs())
-                    .setLogSignature(store.signature()).build());
+                    .setLogSignature(self.signature()).build());
             response.onCompleted();
         } catch (FilerException e) {
             response.onError(Status.UNKNOWN.withDescription(e.getMessage()).asRuntimeException());
@@ -114,8 +127,8 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     public void deleteEntry(DeleteEntryRequest request, StreamObserver<DeleteEntryResponse> response) {
         DeleteEntryResponse.Builder answer = DeleteEntryResponse.newBuilder();
         try {
-            store.delete(request.getDirectory(), request.getName(), request.getIsRecursive(), request.getIsDeleteData(),
-                    request.getIfNotModifiedAfter()).ifPresent(answer::setMetadataEvent);
+            store.through(self, () -> store.delete(request.getDirectory(), request.getName(), request.getIsRecursive(),
+                    request.getIsDeleteData(), request.getIfNotModifiedAfter())).ifPresent(answer::setMetadataEvent);
         } catch (FilerException e) {
             answer.setError(e.getMessage());
         }
@@ -125,9 +138,9 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
 
     @Override
     public void ping(PingRequest request, StreamObserver<PingResponse> response) {
-        long start = EpochNanos.of(store.clock().instant());
+        long start = EpochNanos.of(self.clock().instant());
         response.onNext(PingResponse.newBuilder().setStartTimeNs(start).setRemoteTimeNs(start)
-                .setStopTimeNs(EpochNanos.of(store.clock().instant())).build());
+                .setStopTimeNs(EpochNanos.of(self.clock().instant())).build());
         response.onCompleted();
     }
 
@@ -136,7 +149,7 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                                       StreamObserver<GetFilerConfigurationResponse> response) {
         response.onNext(GetFilerConfigurationResponse.newBuilder()
                 .setDirBuckets(bucketsDirectory)
-                .setSignature(store.signature())
+                .setSignature(self.signature())
                 .setMaxMb(4)
                 .setVersion("tidemark-filer-emulator")
                 .build());
@@ -145,21 +158,25 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
 
     @Override
     public void subscribeMetadata(SubscribeMetadataRequest request, StreamObserver<SubscribeMetadataResponse> response) {
-        startStream(request, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
+        // A filer without peers has nothing to aggregate: its aggregated stream is its own log.
+        MetaLog memory = store.filers().size() > 1 ? self.aggregated : self.log;
+        startStream(request, memory, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
     }
 
     @Override
     public void subscribeLocalMetadata(SubscribeMetadataRequest request,
                                        StreamObserver<SubscribeMetadataResponse> response) {
-        startStream(request, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
+        startStream(request, self.log, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
     }
 
     /**
      * Streams on a thread of its own: gRPC runs a call's callbacks (readiness, cancellation) one at a time on
      * one executor, so a loop that blocked the handler would never hear that the client is ready for more.
      */
-    private void startStream(SubscribeMetadataRequest request, ServerCallStreamObserver<SubscribeMetadataResponse> out) {
-        Subscription subscription = new Subscription(request, out);
+    private void startStream(SubscribeMetadataRequest request, MetaLog memory,
+                             ServerCallStreamObserver<SubscribeMetadataResponse> out) {
+        List<MetaLog> disk = store.filers().stream().map(f -> f.log).toList();
+        Subscription subscription = new Subscription(request, memory, disk, out);
         out.setOnReadyHandler(subscription::wake);
         out.setOnCancelHandler(subscription::cancel);
         subscribers.put(out, subscription.dropped);
@@ -173,17 +190,27 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
      * reaches the memory window, reading goes on from memory at the last timestamp sent, inclusive — the events at
      * that timestamp are sent again. For a client that supports batching, events already waiting go out together in
      * one response's {@code events}.
+     *
+     * <p>"Disk" is every filer's log merged by {@code ts_ns}, as the persisted logs of filers sharing a store are read
+     * ({@link MergedLogRead}); "memory" is the filer's own log for a local subscription, or its aggregated log, in
+     * arrival order, for an aggregated one. So a local subscription catching up from disk gets its peers' events too,
+     * and an aggregated one delivers a late peer's events with their original, older, stamps.
      */
     private final class Subscription implements Runnable {
         private final SubscribeMetadataRequest request;
+        private final MetaLog memory;
+        private final List<MetaLog> diskLogs;
         private final ServerCallStreamObserver<SubscribeMetadataResponse> out;
         private final SubscriptionFilter filter;
         private final AtomicBoolean dropped = new AtomicBoolean();
         private final Object readiness = new Object();
         private volatile boolean cancelled;
 
-        Subscription(SubscribeMetadataRequest request, ServerCallStreamObserver<SubscribeMetadataResponse> out) {
+        Subscription(SubscribeMetadataRequest request, MetaLog memory, List<MetaLog> diskLogs,
+                     ServerCallStreamObserver<SubscribeMetadataResponse> out) {
             this.request = request;
+            this.memory = memory;
+            this.diskLogs = diskLogs;
             this.out = out;
             this.filter = new SubscriptionFilter(request);
         }
@@ -197,12 +224,12 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
         void cancel() {
             cancelled = true;
             wake();
-            store.metaLog().wakeReaders();
+            memory.wakeReaders();
         }
 
         @Override
         public void run() {
-            MetaLog metaLog = store.metaLog();
+            MetaLog metaLog = memory;
             long untilNs = request.getUntilNs();
             long lastSentTs = request.getSinceNs();
             long lastReadTs = request.getSinceNs(); // sent or filtered out: where upstream's lastReadTime stands
@@ -210,12 +237,9 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
             try {
                 int next = metaLog.firstAtOrAfter(request.getSinceNs());
                 // Upstream's disk pass reads every flushed event; the emulator flushes whatever is older than its
-                // memory window, and the pass ends where the log ends when it starts.
-                int diskEnd = -1;
-                if (next < metaLog.memoryStart()) {
-                    next = metaLog.firstAfter(request.getSinceNs());
-                    diskEnd = metaLog.size();
-                }
+                // memory window, and the pass ends where the logs end when it starts.
+                MergedLogRead disk = metaLog.inMemory(request.getSinceNs()) ? null
+                        : new MergedLogRead(diskLogs, request.getSinceNs());
                 boolean ended = false;
                 while (!cancelled && !ended) {
                     if (dropped.get()) {
@@ -225,26 +249,33 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                     }
                     // Purged under a reader: it goes on with what is left, as a filer's purged log files are gone.
                     next = Math.max(next, metaLog.firstIndex());
-                    if (diskEnd >= 0 && next >= diskEnd) {
-                        int inMemory = metaLog.firstAtOrAfter(lastReadTs);
-                        if (inMemory < metaLog.memoryStart()) {
+                    if (disk != null && disk.atEnd()) {
+                        if (!metaLog.inMemory(lastReadTs)) {
                             // Upstream's ResumeFromDiskError: while the disk pass ran, the memory window moved past
                             // where it ended, so the pass goes on over what has been flushed since.
-                            diskEnd = metaLog.size();
+                            disk.extend();
                         } else {
-                            next = inMemory;
-                            diskEnd = -1;
+                            next = metaLog.firstAtOrAfter(lastReadTs);
+                            disk = null;
                         }
                     }
                     List<SubscribeMetadataResponse> batch = new ArrayList<>();
-                    int available = diskEnd >= 0 ? diskEnd : metaLog.size();
-                    while (next < available && batch.size() < batchLimit) {
-                        SubscribeMetadataResponse event = metaLog.get(next);
+                    int available = metaLog.size();
+                    while (batch.size() < batchLimit) {
+                        SubscribeMetadataResponse event = disk != null ? disk.peek()
+                                : next < available ? metaLog.get(next) : null;
+                        if (event == null) {
+                            break;
+                        }
                         if (untilNs > 0 && event.getTsNs() > untilNs) {
                             ended = true;
                             break;
                         }
-                        next++;
+                        if (disk != null) {
+                            disk.advance();
+                        } else {
+                            next++;
+                        }
                         lastReadTs = event.getTsNs();
                         if (filter.matches(event)) {
                             batch.add(event);
@@ -257,13 +288,14 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                         lastSentTs = batch.get(batch.size() - 1).getTsNs();
                         continue;
                     }
-                    if (ended || next < available) {
+                    if (ended || (disk != null ? !disk.atEnd() : next < available)) {
                         continue;
                     }
                     if (untilNs > 0 && EpochNanos.of(store.clock().instant()) > untilNs) {
                         break;
                     }
-                    if (!metaLog.awaitEvent(next, heartbeatInterval.toMillis(), () -> cancelled || dropped.get())
+                    int awaited = disk != null ? metaLog.size() : next;
+                    if (!metaLog.awaitEvent(awaited, heartbeatInterval.toMillis(), () -> cancelled || dropped.get())
                             && request.getClientSupportsIdleHeartbeat() && !cancelled && !dropped.get()) {
                         awaitReady();
                         out.onNext(SubscribeMetadataResponse.newBuilder().setTsNs(lastSentTs)
@@ -298,7 +330,8 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     /** Breaks every open subscription with UNAVAILABLE, as a filer restart would; a fault knob for tests. */
     public int dropSubscriptions() {
         subscribers.values().forEach(flag -> flag.set(true));
-        store.metaLog().wakeReaders();
+        self.log.wakeReaders();
+        self.aggregated.wakeReaders();
         return subscribers.size();
     }
 

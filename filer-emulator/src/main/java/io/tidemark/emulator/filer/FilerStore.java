@@ -17,13 +17,16 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * The emulated filer's namespace and meta-log, with SeaweedFS's filer semantics: creating an entry creates its
+ * The emulated filers' shared namespace and their meta-logs, with SeaweedFS's filer semantics: creating an entry creates its
  * missing parent directories, listing is in name order, a recursive delete removes children before their
- * directory, and every mutation appends one event per entry touched. One lock orders mutations and their
- * events, so the log replays to exactly the namespace it describes.
+ * directory, and every mutation appends one event per entry touched, to the log of the filer it went through
+ * ({@link #through}; the first filer otherwise). One lock orders mutations and their events, so the logs replay to
+ * exactly the namespace they describe.
  */
 public final class FilerStore implements AutoCloseable {
 
@@ -33,29 +36,107 @@ public final class FilerStore implements AutoCloseable {
     private final Map<String, NavigableMap<String, Entry>> directories = new HashMap<>();
     /** The volume data deleted with its entries (a delete with {@code is_delete_data}), by chunk file id. */
     private final java.util.Set<String> deletedChunks = new java.util.HashSet<>();
-    private final MetaLog metaLog;
     private final Clock clock;
-    private final int signature;
+    /** The filers recording this namespace's events; the first is the one a write outside {@link #through} uses. */
+    private final List<FilerNode> filers = new CopyOnWriteArrayList<>();
+    private final ThreadLocal<FilerNode> recording = new ThreadLocal<>();
+    private final PeerDelivery delivery = new PeerDelivery();
+    /** Every event in the order the mutations happened, whichever filer recorded it; {@code null} in memory only. */
+    private final MetaLogFile journal;
+    private final List<SubscribeMetadataResponse> recovered;
 
-    private FilerStore(Clock clock, int signature, MetaLogFile file, List<SubscribeMetadataResponse> recovered) {
+    private FilerStore(Clock clock, List<Integer> signatures, MetaLogFile journal,
+                       List<SubscribeMetadataResponse> recovered) {
         this.clock = clock;
-        this.signature = signature;
-        this.metaLog = new MetaLog(clock, file, recovered);
+        this.journal = journal;
+        this.recovered = recovered;
         directories.put(FilerPaths.ROOT, new TreeMap<>());
         for (SubscribeMetadataResponse event : recovered) {
             replay(event);
         }
+        List<Integer> others = signatures.subList(1, signatures.size());
+        // The first filer also takes the events of filers no longer configured, so that nothing recovered is lost.
+        filers.add(newFiler(signatures.get(0), e -> !others.contains(signatureOf(e))));
+        for (int signature : others) {
+            filers.add(newFiler(signature, e -> signatureOf(e) == signature));
+        }
     }
 
-    /** A namespace that lives in memory only. */
+    /** A namespace that lives in memory only, with one filer. */
     public static FilerStore inMemory(Clock clock, int signature) {
-        return new FilerStore(clock, signature, null, List.of());
+        return inMemory(clock, List.of(signature));
     }
 
-    /** A namespace rebuilt from, and appended to, the meta-log file in {@code dataDir}. */
+    /** A namespace that lives in memory only, with a filer for each signature. */
+    public static FilerStore inMemory(Clock clock, List<Integer> signatures) {
+        return new FilerStore(clock, signatures, null, List.of());
+    }
+
+    /** A namespace rebuilt from, and appended to, the meta-log file in {@code dataDir}, with one filer. */
     public static FilerStore durable(Path dataDir, Clock clock, int signature, boolean fsync) {
+        return durable(dataDir, clock, List.of(signature), fsync);
+    }
+
+    /**
+     * A namespace rebuilt from, and appended to, the meta-log file in {@code dataDir}, with a filer for each signature:
+     * the file holds every filer's events in the order they happened, and each filer's log is rebuilt from the events
+     * that carry its signature.
+     */
+    public static FilerStore durable(Path dataDir, Clock clock, List<Integer> signatures, boolean fsync) {
         MetaLogFile.Opened opened = MetaLogFile.open(dataDir.resolve("metalog.bin"), fsync);
-        return new FilerStore(clock, signature, opened.file(), opened.events());
+        return new FilerStore(clock, signatures, opened.file(), opened.events());
+    }
+
+    private static int signatureOf(SubscribeMetadataResponse event) {
+        List<Integer> signatures = event.getEventNotification().getSignaturesList();
+        return signatures.isEmpty() ? 0 : signatures.get(signatures.size() - 1);
+    }
+
+    private FilerNode newFiler(int signature, Predicate<SubscribeMetadataResponse> itsOwn) {
+        for (FilerNode f : filers) {
+            if (f.signature() == signature) {
+                throw new IllegalArgumentException("there is a filer with signature " + signature + " already");
+            }
+        }
+        return new FilerNode(signature, clock, journal == null ? null : journal::append,
+                recovered.stream().filter(itsOwn).toList());
+    }
+
+    /** Adds a filer, as one joining the cluster: it shares the namespace and records its own events from now on. */
+    public synchronized FilerNode addFiler(int signature) {
+        FilerNode filer = newFiler(signature, e -> signatureOf(e) == signature);
+        filers.add(filer);
+        return filer;
+    }
+
+    /** The filers, in the order they were added. */
+    public List<FilerNode> filers() {
+        return List.copyOf(filers);
+    }
+
+    public FilerNode filer(int index) {
+        return filers.get(index);
+    }
+
+    /** A store mutation that may fail as the filer refuses it. */
+    @FunctionalInterface
+    public interface Write<T, E extends Exception> {
+        T run() throws E;
+    }
+
+    /** Runs {@code write} with its events recorded by {@code filer}, as a mutation received by that filer is. */
+    public <T, E extends Exception> T through(FilerNode filer, Write<T, E> write) throws E {
+        FilerNode previous = recording.get();
+        recording.set(filer);
+        try {
+            return write.run();
+        } finally {
+            if (previous == null) {
+                recording.remove();
+            } else {
+                recording.set(previous);
+            }
+        }
     }
 
     public Clock clock() {
@@ -67,7 +148,7 @@ public final class FilerStore implements AutoCloseable {
      * aggregated logs may: what the subscribers' count-at-timestamp resume must get right.
      */
     public void stampEventsInRunsOf(int length) {
-        metaLog.stampInRunsOf(length);
+        filers.forEach(f -> f.log.stampInRunsOf(length));
     }
 
     /**
@@ -75,11 +156,12 @@ public final class FilerStore implements AutoCloseable {
      * an older {@code since_ns} is served from "disk" first, as upstream does: see FilerService.
      */
     public void setMetaLogMemoryWindow(int events) {
-        metaLog.setMemoryWindow(events);
+        filers.forEach(f -> f.setMemoryWindow(events));
     }
 
+    /** The first filer's signature. */
     public int signature() {
-        return signature;
+        return filers.get(0).signature();
     }
 
     /**
@@ -87,18 +169,34 @@ public final class FilerStore implements AutoCloseable {
      * that starts before {@code before}'s minute goes, and with it the events no subscription can be served any
      * more. Returns how many events went.
      */
-    public int purgeMetaLogBefore(Instant before) {
+    public synchronized int purgeMetaLogBefore(Instant before) {
         long minute = 60_000_000_000L;
-        return metaLog.purgeBefore(Math.floorDiv(EpochNanos.of(before), minute) * minute);
+        long cutoff = Math.floorDiv(EpochNanos.of(before), minute) * minute;
+        int purged = 0;
+        for (FilerNode f : filers) {
+            purged += f.log.purgeBefore(cutoff);
+        }
+        if (purged > 0 && journal != null) {
+            journal.retainFrom(cutoff);
+        }
+        return purged;
     }
 
     /**
-     * The persisted meta-log as a filer lays it out, {@code /topics/.system/log/<day>/<HH-MM>.<filer id>}: a file for
-     * each minute that has events, named by this filer's signature.
+     * The persisted meta-logs as filers lay them out, {@code /topics/.system/log/<day>/<HH-MM>.<filer id>}: a file for
+     * each minute that has events, of each filer, named by that filer's signature.
      */
     private NavigableMap<String, Entry> logFiles(String directory) {
         NavigableMap<String, Entry> children = new TreeMap<>();
-        for (long minuteNs : metaLog.minutes()) {
+        for (FilerNode filer : filers) {
+            logFiles(directory, filer, children);
+        }
+        return children;
+    }
+
+    private static void logFiles(String directory, FilerNode filer, NavigableMap<String, Entry> children) {
+        int signature = filer.signature();
+        for (long minuteNs : filer.log.minutes()) {
             Instant minute = EpochNanos.toInstant(minuteNs);
             FilerLogFiles.Name name = FilerLogFiles.nameOf(minute, signature);
             if (directory.equals(FilerLogFiles.DIRECTORY)) {
@@ -109,15 +207,16 @@ public final class FilerStore implements AutoCloseable {
                         .setFileMode(0644)).build());
             }
         }
-        return children;
     }
 
+    /** The first filer's meta-log. */
     MetaLog metaLog() {
-        return metaLog;
+        return filers.get(0).log;
     }
 
-    /** The meta-log's events from position {@code from} on (those not purged), in order. */
+    /** The first filer's meta-log events from position {@code from} on (those not purged), in order. */
     public List<SubscribeMetadataResponse> events(int from) {
+        MetaLog metaLog = metaLog();
         List<SubscribeMetadataResponse> events = new ArrayList<>();
         for (int i = Math.max(from, metaLog.firstIndex()); i < metaLog.size(); i++) {
             events.add(metaLog.get(i));
@@ -125,9 +224,9 @@ public final class FilerStore implements AutoCloseable {
         return events;
     }
 
-    /** How many events the meta-log holds. */
+    /** How many events the first filer's meta-log holds. */
     public int eventCount() {
-        return metaLog.size();
+        return metaLog().size();
     }
 
     public Optional<Entry> lookup(String directory, String name) {
@@ -321,14 +420,18 @@ public final class FilerStore implements AutoCloseable {
 
     private SubscribeMetadataResponse event(String dir, Entry oldEntry, Entry newEntry, boolean deleteData) {
         dataDeleted(oldEntry, deleteData && newEntry == null);
-        EventNotification.Builder n = EventNotification.newBuilder().setDeleteChunks(deleteData).addSignatures(signature);
+        FilerNode filer = recording.get() == null ? filers.get(0) : recording.get();
+        EventNotification.Builder n = EventNotification.newBuilder().setDeleteChunks(deleteData)
+                .addSignatures(filer.signature());
         if (oldEntry != null) {
             n.setOldEntry(oldEntry);
         }
         if (newEntry != null) {
             n.setNewEntry(newEntry).setNewParentPath(dir);
         }
-        return metaLog.append(dir, n.build());
+        SubscribeMetadataResponse event = filer.log.append(dir, n.build());
+        delivery.deliver(filer, event, filers);
+        return event;
     }
 
     /** Applies a recovered event to the namespace without logging it again. */
@@ -364,6 +467,9 @@ public final class FilerStore implements AutoCloseable {
 
     @Override
     public void close() {
-        metaLog.close();
+        delivery.close();
+        if (journal != null) {
+            journal.close();
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The ordered list of every mutation's event, each stamped with a strictly increasing {@code ts_ns} — or, when
@@ -17,6 +18,10 @@ import java.util.function.BooleanSupplier;
  * from its log files, where {@code since_ns} is exclusive (see FilerService), and can be purged as an operator
  * purges a filer's log files ({@link #purgeBefore}). Indexes are positions in the whole log: purged events keep
  * theirs, so a reader's position survives a purge.
+ *
+ * <p>A filer with peers also keeps what their local streams delivered to it ({@link #appendAsReceived}): that log is
+ * in arrival order, its stamps the originals, so not monotonic; readers still look it up by stamp, as upstream's log
+ * buffer is looked up, and a late event lying after the point found is skipped.
  */
 final class MetaLog {
 
@@ -24,18 +29,21 @@ final class MetaLog {
     /** Events purged from the front: the index of {@code events.get(0)}. */
     private int purged;
     private final Clock clock;
-    private final MetaLogFile file;
+    /** Makes an event durable before anyone can read it; {@code null} in memory only. */
+    private final Consumer<SubscribeMetadataResponse> persist;
     private long lastTsNs;
     private int runLength = 1;
     private int leftInRun;
     private int memoryWindow = DEFAULT_MEMORY_WINDOW;
+    /** Stamps before this were never in this log's memory (it began then): they are read from disk. */
+    private long memoryFromTsNs = Long.MIN_VALUE;
 
     /** Events held in memory; upstream keeps about five one-minute buffers (up to 8 MiB each). */
     static final int DEFAULT_MEMORY_WINDOW = 1_000;
 
-    MetaLog(Clock clock, MetaLogFile file, List<SubscribeMetadataResponse> recovered) {
+    MetaLog(Clock clock, Consumer<SubscribeMetadataResponse> persist, List<SubscribeMetadataResponse> recovered) {
         this.clock = clock;
-        this.file = file;
+        this.persist = persist;
         events.addAll(recovered);
         if (!recovered.isEmpty()) {
             lastTsNs = recovered.get(recovered.size() - 1).getTsNs();
@@ -57,13 +65,20 @@ final class MetaLog {
                 .setEventNotification(notification)
                 .setTsNs(ts)
                 .build();
-        if (file != null) {
-            file.append(event);
+        if (persist != null) {
+            persist.accept(event);
         }
         events.add(event);
         lastTsNs = ts;
         notifyAll();
         return event;
+    }
+
+    /** Adds an event another filer stamped, keeping its stamp, as an aggregating filer receives a peer's. */
+    synchronized void appendAsReceived(SubscribeMetadataResponse event) {
+        events.add(event);
+        lastTsNs = Math.max(lastTsNs, event.getTsNs());
+        notifyAll();
     }
 
     /** From now on, stamps every {@code length} consecutive events with one {@code ts_ns} (1: all distinct). */
@@ -96,9 +111,6 @@ final class MetaLog {
         if (n > 0) {
             events.subList(0, n).clear();
             purged += n;
-            if (file != null) {
-                file.rewrite(events);
-            }
         }
         return n;
     }
@@ -119,6 +131,16 @@ final class MetaLog {
             throw new IllegalArgumentException("the memory window holds at least one event: " + events);
         }
         memoryWindow = events;
+    }
+
+    /** Marks this log as begun at {@code tsNs}: a reader from before then is served from disk first. */
+    synchronized void holdInMemoryFrom(long tsNs) {
+        memoryFromTsNs = tsNs;
+    }
+
+    /** Whether a reader from {@code sinceNs} finds its start in memory, rather than on disk. */
+    synchronized boolean inMemory(long sinceNs) {
+        return sinceNs >= memoryFromTsNs && firstAtOrAfter(sinceNs) >= memoryStart();
     }
 
     /** The index of the oldest event still in memory. */
@@ -176,9 +198,4 @@ final class MetaLog {
         notifyAll();
     }
 
-    void close() {
-        if (file != null) {
-            file.close();
-        }
-    }
 }

@@ -115,7 +115,18 @@ final class MetaLogFile implements AutoCloseable {
         }
     }
 
-        private static int checksum(byte[] bytes) {
+    /** Keeps only the events stamped at or after {@code tsNs}, in their order (a purge). */
+    void retainFrom(long tsNs) {
+        try {
+            List<SubscribeMetadataResponse> all = new ArrayList<>();
+            readAll(channel, all);
+            rewrite(all.stream().filter(e -> e.getTsNs() >= tsNs).toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the meta-log back", e);
+        }
+    }
+
+    private static int checksum(byte[] bytes) {
         CRC32C crc = new CRC32C();
         crc.update(bytes);
         return (int) crc.getValue();

@@ -1,6 +1,7 @@
 package io.tidemark.emulator.s3;
 
 import io.tidemark.emulator.filer.FilerPaths;
+import io.tidemark.emulator.filer.FilerNode;
 import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.seaweed.S3Entries;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The S3 gateway's side of SeaweedFS, reduced to what lifecycle cares about: it writes buckets, objects,
@@ -30,9 +32,13 @@ public final class S3Gateway {
     private final ObjectVersions versions;
     private final VersionUpdates updates;
     private final MultipartUploads uploads;
+    /** Which filer records the events of the next operation. */
+    private final Supplier<FilerNode> recorder;
 
+    /** A gateway that spreads its operations over the store's filers, one operation after another (round robin). */
     public S3Gateway(FilerStore store, String bucketsDirectory) {
         this.store = store;
+        this.recorder = new FilerRotation(store);
         Clock clock = store.clock();
         // One generator for the whole gateway, so neither version IDs nor chunk file keys repeat.
         VersionIds versionIds = new VersionIds(clock);
@@ -43,6 +49,33 @@ public final class S3Gateway {
         this.versions = new ObjectVersions(store, buckets, versionsDirectory);
         this.updates = new VersionUpdates(store, buckets, versions);
         this.uploads = new MultipartUploads(store, clock, buckets, entries, writes);
+    }
+
+    private S3Gateway(S3Gateway shared, Supplier<FilerNode> recorder) {
+        this.store = shared.store;
+        this.buckets = shared.buckets;
+        this.writes = shared.writes;
+        this.versions = shared.versions;
+        this.updates = shared.updates;
+        this.uploads = shared.uploads;
+        this.recorder = recorder;
+    }
+
+    /** This gateway with every operation going through {@code filer}, whose log records its events. */
+    public S3Gateway via(FilerNode filer) {
+        return new S3Gateway(this, () -> filer);
+    }
+
+    /** Runs one operation through one filer: all of its filer mutations are recorded in that filer's log. */
+    private <T> T written(Supplier<T> operation) {
+        return store.through(recorder.get(), operation::get);
+    }
+
+    private void write(Runnable operation) {
+        store.through(recorder.get(), () -> {
+            operation.run();
+            return null;
+        });
     }
 
     public String bucketsDirectory() {
@@ -56,16 +89,16 @@ public final class S3Gateway {
     // ---- buckets
 
     public void createBucket(String bucket, boolean objectLock) {
-        buckets.create(bucket, objectLock);
+        write(() -> buckets.create(bucket, objectLock));
     }
 
     /** Removes a bucket and everything in it. */
     public void deleteBucket(String bucket) {
-        buckets.delete(bucket);
+        write(() -> buckets.delete(bucket));
     }
 
     public void setVersioning(String bucket, BucketVersioning versioning) {
-        buckets.setVersioning(bucket, versioning);
+        write(() -> buckets.setVersioning(bucket, versioning));
     }
 
     public BucketVersioning versioning(String bucket) {
@@ -85,16 +118,16 @@ public final class S3Gateway {
      * NewerNoncurrentVersions without NoncurrentDays is accepted.
      */
     public void putLifecycle(String bucket, String xml) {
-        buckets.putLifecycle(bucket, xml);
+        write(() -> buckets.putLifecycle(bucket, xml));
     }
 
     /** Stores lifecycle XML as given, valid or not, as a write behind the gateway's back would. */
     public void putLifecycleUnchecked(String bucket, String xml) {
-        buckets.putLifecycleUnchecked(bucket, xml);
+        write(() -> buckets.putLifecycleUnchecked(bucket, xml));
     }
 
     public void deleteLifecycle(String bucket) {
-        buckets.deleteLifecycle(bucket);
+        write(() -> buckets.deleteLifecycle(bucket));
     }
 
     // ---- objects
@@ -105,7 +138,7 @@ public final class S3Gateway {
      */
     public String putObject(String bucket, String key, long size, Map<String, String> tags,
                             Map<String, String> metadata) {
-        return writes.put(bucket, key, size, tags, metadata, null, null);
+        return written(() -> writes.put(bucket, key, size, tags, metadata, null, null));
     }
 
     /**
@@ -114,7 +147,7 @@ public final class S3Gateway {
      * version ID, or {@code null}.
      */
     public String deleteObject(String bucket, String key) {
-        return writes.delete(bucket, key);
+        return written(() -> writes.delete(bucket, key));
     }
 
     /**
@@ -123,12 +156,12 @@ public final class S3Gateway {
      * the null version), so such a marker is not removed by a later suspended write the way a "null" one is.
      */
     public String placeDeleteMarker(String bucket, String key) {
-        return writes.placeDeleteMarker(bucket, key);
+        return written(() -> writes.placeDeleteMarker(bucket, key));
     }
 
     /** Deletes the bare null version of a key, if there is one; returns whether there was. */
     public boolean deleteBareIfPresent(ObjectPath p) {
-        return writes.deleteBareIfPresent(p);
+        return written(() -> writes.deleteBareIfPresent(p));
     }
 
     /**
@@ -138,7 +171,7 @@ public final class S3Gateway {
      * cleared when none remains; then the file goes, and the emptied directory after it.
      */
     public boolean deleteVersion(String bucket, String key, String versionId) {
-        return writes.deleteVersion(bucket, key, versionId);
+        return written(() -> writes.deleteVersion(bucket, key, versionId));
     }
 
     /** Every version of a key, newest first (by modification time, then by version file name). */
@@ -160,35 +193,35 @@ public final class S3Gateway {
     }
 
     public void putTags(String bucket, String key, String versionId, Map<String, String> tags) {
-        updates.putTags(bucket, key, versionId, tags);
+        write(() -> updates.putTags(bucket, key, versionId, tags));
     }
 
     public void putLegalHold(String bucket, String key, String versionId, boolean on) {
-        updates.putLegalHold(bucket, key, versionId, on);
+        write(() -> updates.putLegalHold(bucket, key, versionId, on));
     }
 
     public void putRetention(String bucket, String key, String versionId, String mode, Instant until) {
-        updates.putRetention(bucket, key, versionId, mode, until);
+        write(() -> updates.putRetention(bucket, key, versionId, mode, until));
     }
 
     /** Sets an entry's modification time, as SeaweedFS's tests do to age objects. */
     public void backdate(String bucket, String key, String versionId, Instant mtime) {
-        updates.backdate(bucket, key, versionId, mtime);
+        write(() -> updates.backdate(bucket, key, versionId, mtime));
     }
 
     /** Changes an entry behind the pipeline's back (a new extended attribute), so its identity no longer matches. */
     public void drift(String bucket, String key, String versionId) {
-        updates.drift(bucket, key, versionId);
+        write(() -> updates.drift(bucket, key, versionId));
     }
 
     // ---- multipart uploads
 
     public String createUpload(String bucket, String key) {
-        return uploads.create(bucket, key);
+        return written(() -> uploads.create(bucket, key));
     }
 
     public void uploadPart(String bucket, String uploadId, int partNumber, long size) {
-        uploads.uploadPart(bucket, uploadId, partNumber, size);
+        write(() -> uploads.uploadPart(bucket, uploadId, partNumber, size));
     }
 
     /**
@@ -196,7 +229,7 @@ public final class S3Gateway {
      * (no data is copied) — and removes the upload directory without its data. Returns the object's version ID.
      */
     public String completeUpload(String bucket, String uploadId) {
-        return uploads.complete(bucket, uploadId);
+        return written(() -> uploads.complete(bucket, uploadId));
     }
 
     /**
@@ -209,11 +242,11 @@ public final class S3Gateway {
     }
 
     public void abortUpload(String bucket, String uploadId) {
-        uploads.abort(bucket, uploadId);
+        write(() -> uploads.abort(bucket, uploadId));
     }
 
     public void backdateUpload(String bucket, String uploadId, Instant initiated) {
-        uploads.backdate(bucket, uploadId, initiated);
+        write(() -> uploads.backdate(bucket, uploadId, initiated));
     }
 
     public String uploadsDirectory(String bucket) {

@@ -1,0 +1,100 @@
+package io.tidemark.emulator.filer;
+
+import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One filer of the emulated cluster, as far as its events go: its signature, its own wall clock, the meta-log of the
+ * mutations that went through it (stamped by that clock, strictly increasing even when the clock steps back), and
+ * the aggregated log of what it has received from every filer, itself included. The namespace is the store's, shared
+ * by all filers.
+ */
+public final class FilerNode {
+
+    private final int signature;
+    private final SkewedClock clock;
+    final MetaLog log;
+    final MetaLog aggregated;
+    private volatile Duration delayToPeers = Duration.ZERO;
+    private volatile boolean serving = true;
+
+    FilerNode(int signature, Clock base, Consumer<SubscribeMetadataResponse> persist,
+              List<SubscribeMetadataResponse> recovered) {
+        this.signature = signature;
+        this.clock = new SkewedClock(base);
+        this.log = new MetaLog(clock, persist, recovered);
+        this.aggregated = new MetaLog(clock, null, List.of());
+        // Upstream's aggregator starts empty with the filer; everything before is read from the persisted logs.
+        aggregated.holdInMemoryFrom(EpochNanos.of(base.instant()));
+    }
+
+    /** The filer's signature: in {@code GetFilerConfiguration} and in the signatures of every event it records. */
+    public int signature() {
+        return signature;
+    }
+
+    /**
+     * Moves this filer's clock {@code offset} away from the emulator's. Its stamps follow, but never go back: after a
+     * step back they go on one nanosecond apart until the clock catches up, as upstream's log buffer does.
+     */
+    public void setClockOffset(Duration offset) {
+        clock.setOffset(offset);
+    }
+
+    public Duration clockOffset() {
+        return clock.offset();
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /**
+     * Delays this filer's events on their way to its peers' aggregated logs (its own local and aggregated streams still
+     * see them at once), as a slow link or a stalled peer stream would. Events keep their order on the way.
+     */
+    public void delayToPeers(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("a delay cannot be negative: " + delay);
+        }
+        delayToPeers = delay;
+    }
+
+    public Duration delayToPeers() {
+        return delayToPeers;
+    }
+
+    /** Whether the filer is up: a filer that is down records nothing the gateway writes. */
+    public boolean serving() {
+        return serving;
+    }
+
+    public void setServing(boolean value) {
+        serving = value;
+    }
+
+    /** The events this filer recorded, oldest first (those not purged). */
+    public List<SubscribeMetadataResponse> events() {
+        List<SubscribeMetadataResponse> events = new ArrayList<>();
+        for (int i = log.firstIndex(); i < log.size(); i++) {
+            events.add(log.get(i));
+        }
+        return events;
+    }
+
+    /** How many of the newest events of each of its logs this filer holds in memory; see FilerStore. */
+    public void setMemoryWindow(int events) {
+        log.setMemoryWindow(events);
+        aggregated.setMemoryWindow(events);
+    }
+
+    @Override
+    public String toString() {
+        return "filer " + signature;
+    }
+}
