@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,6 +54,7 @@ public final class LocalCluster implements AutoCloseable {
         private boolean emulator = true;
         private int filerPort;
         private int s3GrpcPort;
+        private int filers = 1;
         private String externalKafka;
 
         public Builder mode(Mode value) {
@@ -86,6 +88,12 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
+        /** Runs the emulator as a cluster of {@code count} filers sharing one store, with a master listing them. */
+        public Builder filers(int count) {
+            filers = count;
+            return this;
+        }
+
         /** Uses a Kafka started elsewhere (a container) instead of starting one. */
         public Builder externalKafka(String bootstrapServers) {
             externalKafka = bootstrapServers;
@@ -113,6 +121,7 @@ public final class LocalCluster implements AutoCloseable {
             if (settings.emulator) {
                 emulator = new FilerEmulator(EmulatorSettings.ephemeral()
                         .withPorts(settings.filerPort, settings.s3GrpcPort, 0)
+                        .withFilers(settings.filers)
                         .withDataDir(dataDir.resolve("seaweed")), Clock.systemUTC()).start();
             }
         } catch (RuntimeException e) {
@@ -192,6 +201,16 @@ public final class LocalCluster implements AutoCloseable {
             throw new IllegalStateException("this cluster runs without the filer emulator");
         }
         return emulator;
+    }
+
+    /** Every filer's gRPC address, the first being {@code filer.address}. */
+    public List<String> filerAddresses() {
+        return emulator().filerAddresses();
+    }
+
+    /** The emulated master's gRPC address, where {@code ListClusterNodes} lists the filers that are up. */
+    public String masterAddress() {
+        return emulator().masterAddress();
     }
 
     public Duration startupTime() {
