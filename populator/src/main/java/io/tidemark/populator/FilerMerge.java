@@ -4,11 +4,12 @@ import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.EventNotification;
+import io.tidemark.seaweed.pb.FilerProto.FileChunk;
+import io.tidemark.seaweed.pb.FilerProto.FuseAttributes;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,9 +30,10 @@ import java.util.function.LongSupplier;
  *       that event's new entry: they share one store) is released after it, with everything its filer sent before
  *       it: a PUT through one filer and a DELETE of the same object through another reach the meta-log in the order
  *       they happened although the second filer's clock is behind the first's.</li>
- *   <li>A filer that has sent no event for {@code holdMax} (idle, or gone) stops holding the merge back, so it
- *       delays the others by that much at most; an event it sends later stamped before what was released meanwhile
- *       is released at once and counted late — published, never lost, though behind newer events of others.</li>
+ *   <li>A filer that has sent no event for {@code holdMax} (idle, or gone) holds the merge back only to the present
+ *       less {@code holdMax}, so it delays the others by that much at most; an event it sends later stamped before
+ *       what was released meanwhile (it lagged longer than that) is released at once and counted late — published,
+ *       never lost, though behind newer events of others.</li>
  *   <li>On a shared store, a filer catching up from its log files also returns its peers' events (upstream reads every
  *       filer's files). The second copy of an event is taken as a duplicate (its filer's cursor moves past it all
  *       the same); copies are recognised by stamp and content among the {@code remembered} events released last, and
@@ -49,7 +51,16 @@ final class FilerMerge {
         }
     }
 
-    private record Pending(String filer, FilerEvent event, String wrote, String changed) {
+    /**
+     * @param wrote   the entry it wrote, by path and identity ({@code null}: none)
+     * @param changed the entry it changed or removed, by path and identity ({@code null}: none, a creation)
+     * @param freed   the path it removed an entry from ({@code null}: not a removal)
+     * @param created the path it created an entry at ({@code null}: not a creation)
+     * @param late    stamped before the watermark had already let events go when it came
+     * @param fingerprint its stamp and content ({@link Fingerprints#of})
+     */
+    private record Pending(String filer, FilerEvent event, String wrote, String changed, String freed,
+                           String created, boolean late, long fingerprint) {
         long tsNs() {
             return event.response().getTsNs();
         }
@@ -66,10 +77,20 @@ final class FilerMerge {
     private final LongSupplier nanoTime;
     private final Map<String, Stream> streams = new LinkedHashMap<>();
     /** Pending events by the entry they wrote (path and identity), for the event of another filer that changes it. */
-    private final Map<String, Pending> byWritten = new HashMap<>();
+    private final Map<String, List<Pending>> byWritten = new HashMap<>();
+    /** Pending removals by path, for the event of another filer that creates an entry there again. */
+    private final Map<String, List<Pending>> byFreed = new HashMap<>();
+    /** Pending events by content: a copy a catch-up returned and the writer's own, on two streams. */
+    private final Map<Long, List<Pending>> copies = new HashMap<>();
     private final Fingerprints released;
+    /**
+     * How far the watermark has let events go: an event stamped before it that comes now is late. Events released
+     * early as another's cause do not move it, so the events of other filers stamped before them are not late.
+     */
     private long releasedTsNs;
     private int pendingCount;
+    /** The newest stamp offered: the watermark's progress is not claimed past what has been seen. */
+    private long maxStampSeen;
 
     /**
      * @param resumedAtNs the newest stamp released before this merge began (from the checkpoint): an event stamped
@@ -114,41 +135,75 @@ final class FilerMerge {
             throw new IllegalArgumentException("not a merged filer: " + filer);
         }
         stream.newestTsNs = Math.max(stream.newestTsNs, event.response().getTsNs());
+        maxStampSeen = Math.max(maxStampSeen, event.response().getTsNs());
         stream.lastEventNanos = nanoTime.getAsLong();
         EventNotification n = event.response().getEventNotification();
         String directory = event.response().getDirectory();
         String newDirectory = n.getNewParentPath().isEmpty() ? directory : n.getNewParentPath();
         Pending p = new Pending(filer, event, n.hasNewEntry() ? entryKey(newDirectory, n.getNewEntry()) : null,
-                n.hasOldEntry() ? entryKey(directory, n.getOldEntry()) : null);
+                n.hasOldEntry() ? entryKey(directory, n.getOldEntry()) : null,
+                n.hasOldEntry() && !n.hasNewEntry() ? path(directory, n.getOldEntry()) : null,
+                n.hasNewEntry() && !n.hasOldEntry() ? path(newDirectory, n.getNewEntry()) : null,
+                event.response().getTsNs() < releasedTsNs, Fingerprints.of(event));
         stream.pending.addLast(p);
         pendingCount++;
+        // Every copy (a catch-up returns peers' events too): the one on the writer's own stream is the one to wait for.
         if (p.wrote() != null) {
-            byWritten.putIfAbsent(p.wrote(), p);
+            byWritten.computeIfAbsent(p.wrote(), k -> new ArrayList<>(1)).add(p);
         }
+        if (p.freed() != null) {
+            byFreed.computeIfAbsent(p.freed(), k -> new ArrayList<>(1)).add(p);
+        }
+        copies.computeIfAbsent(p.fingerprint(), k -> new ArrayList<>(1)).add(p);
     }
 
-    private static String entryKey(String directory, Entry entry) {
-        EntryIdentity id = EntryIdentity.of(entry);
-        return directory + "/" + entry.getName() + "\u0000" + id.mtimeNs() + ":" + id.size() + ":" + id.headFid() + ":"
-                + HexFormat.of().formatHex(id.extendedHash());
+    private static String path(String directory, Entry entry) {
+        return directory + "/" + entry.getName();
     }
 
     /**
-     * The stamp up to which events may go: the least newest stamp among filers still holding the merge back, or
-     * {@link Long#MAX_VALUE} when none does.
+     * An entry as one event wrote it: its path, its identity and whatever else tells two writes in one second apart
+     * (times, digest, chunks, inline content). The old entry of the next change is the same entry read back.
+     */
+    private static String entryKey(String directory, Entry entry) {
+        EntryIdentity id = EntryIdentity.of(entry);
+        FuseAttributes a = entry.getAttributes();
+        StringBuilder key = new StringBuilder(path(directory, entry)).append('\u0000').append(id.mtimeNs()).append(':')
+                .append(id.size()).append(':').append(id.headFid()).append(':')
+                .append(HexFormat.of().formatHex(id.extendedHash())).append(':').append(a.getCrtime()).append('.')
+                .append(a.getCrtimeNs()).append(':').append(a.getCtime()).append('.').append(a.getCtimeNs()).append(':')
+                .append(HexFormat.of().formatHex(a.getMd5().toByteArray())).append(':')
+                .append(entry.getContent().size()).append('.').append(entry.getContent().hashCode());
+        for (FileChunk chunk : entry.getChunksList()) {
+            key.append(':').append(chunk.getFileId()).append('@').append(chunk.getOffset());
+        }
+        return key.toString();
+    }
+
+    /**
+     * The stamp up to which events may go: the least, over the filers, of the newest stamp each has sent — or, for one
+     * that has sent nothing for {@code holdMax}, the cluster's present less {@code holdMax}: whatever it sends next is
+     * stamped by its clock, which is no further than the skew behind the others'. The present is estimated from the
+     * filers' own stamps (the newest plus the time since it came), not from this host's clock, which may be off.
      */
     long watermark() {
         long now = nanoTime.getAsLong();
+        long present = Long.MIN_VALUE;
+        for (Stream s : streams.values()) {
+            if (s.newestTsNs > 0) {
+                present = Math.max(present, s.newestTsNs + (now - s.lastEventNanos));
+            }
+        }
         long low = Long.MAX_VALUE;
         for (Stream s : streams.values()) {
-            if (holds(s, now)) {
-                low = Math.min(low, s.newestTsNs);
-            }
+            long w = holds(s, now) ? s.newestTsNs : present == Long.MIN_VALUE ? Long.MAX_VALUE
+                    : Math.max(s.newestTsNs, present - holdMax.toNanos());
+            low = Math.min(low, w);
         }
         return low;
     }
 
-    /** Filers that hold the merge back no longer: quiet for longer than {@code holdMax}. */
+    /** Filers quiet for longer than {@code holdMax}, which hold the merge back only that far behind the present. */
     Set<String> quiet() {
         long now = nanoTime.getAsLong();
         Set<String> quiet = new TreeSet<>();
@@ -174,68 +229,126 @@ final class FilerMerge {
         long limit = watermark == Long.MAX_VALUE ? Long.MAX_VALUE : watermark - skewNs;
         List<Taken> out = new ArrayList<>();
         while (out.size() < max) {
-            Stream first = null;
+            Pending next = null;
+            Pending firstDue = null;
+            boolean waitingForCause = false;
             for (Stream s : streams.values()) {
-                if (!s.pending.isEmpty() && (first == null || s.pending.peekFirst().tsNs() < first.pending.peekFirst()
-                        .tsNs())) {
-                    first = s;
+                Pending head = s.pending.peekFirst();
+                if (head == null || !head.late() && head.tsNs() > limit) {
+                    continue;
+                }
+                if (firstDue == null || head.tsNs() < firstDue.tsNs()) {
+                    firstDue = head;
+                }
+                Pending cause = causeOf(head);
+                if (cause != null) {
+                    // Its cause comes first; the cause's filer must get there in its own order.
+                    Pending causeHead = streams.get(cause.filer()).pending.peekFirst();
+                    waitingForCause |= causeHead.late() || causeHead.tsNs() <= limit;
+                    continue;
+                }
+                if (next == null || head.tsNs() < next.tsNs()) {
+                    next = head;
                 }
             }
-            if (first == null) {
+            if (next == null && firstDue != null && waitingForCause) {
+                // Every due head waits for a cause that waits in turn: copies of peers' events in a catch-up, in
+                // their stamps' order, can make such a ring. Stamp order breaks it.
+                next = firstDue;
+            }
+            if (next == null) {
                 break;
             }
-            Pending head = first.pending.peekFirst();
-            if (head.tsNs() >= releasedTsNs && head.tsNs() > limit) {
-                break;
-            }
-            emit(head, out, new HashSet<>());
+            emit(next, out);
+        }
+        if (limit != Long.MAX_VALUE) {
+            // Everything stamped up to here has gone out (or was late already): what comes stamped before it is late.
+            releasedTsNs = Math.max(releasedTsNs, Math.min(limit, maxStampSeen));
         }
         return out;
     }
 
     /**
-     * Releases {@code p}, the head of its stream, after the pending event of another filer that wrote the entry it
-     * changes, and everything that filer sent before that one.
+     * The pending event of another filer that {@code p} must follow: the one that wrote the entry it changes, or that
+     * removed the entry at the path it creates one at again.
      */
-    private void emit(Pending p, List<Taken> out, Set<Pending> visiting) {
-        visiting.add(p);
-        Pending cause = p.changed() == null ? null : byWritten.get(p.changed());
-        if (cause != null && !cause.filer().equals(p.filer()) && !visiting.contains(cause)) {
-            Stream causes = streams.get(cause.filer());
-            while (causes != null && causes.pending.contains(cause)) {
-                Pending before = causes.pending.peekFirst();
-                if (visiting.contains(before)) {
-                    break;
-                }
-                emit(before, out, visiting);
+    private Pending causeOf(Pending p) {
+        List<Pending> causes = p.changed() != null ? byWritten.get(p.changed())
+                : p.created() != null ? byFreed.get(p.created()) : null;
+        if (causes == null) {
+            return null;
+        }
+        for (Pending cause : causes) {
+            if (p.changed() == null && removes(cause, p)) {
+                // The removal takes away what this creation wrote (or what a change of it wrote): it follows.
+                continue;
+            }
+            if (!cause.filer().equals(p.filer()) && streams.containsKey(cause.filer())) {
+                return cause;
             }
         }
-        Stream own = streams.get(p.filer());
-        if (own == null || own.pending.peekFirst() != p) {
-            return;
+        return null;
+    }
+
+    /** Whether {@code removal} removes what {@code creation} wrote, or what pending changes of that wrote. */
+    private boolean removes(Pending removal, Pending creation) {
+        String removed = removal.changed();
+        for (int step = 0; removed != null && step < 64; step++) {
+            List<Pending> writers = byWritten.get(removed);
+            if (writers == null || writers.isEmpty()) {
+                return false;
+            }
+            if (writers.contains(creation)) {
+                return true;
+            }
+            removed = writers.get(0).changed();
         }
+        return false;
+    }
+
+    /** Releases {@code p}, the head of its stream. */
+    private void emit(Pending p, List<Taken> out) {
+        Stream own = streams.get(p.filer());
         own.pending.removeFirst();
         pendingCount--;
         forget(p);
         long ts = p.tsNs();
-        boolean late = ts < releasedTsNs;
-        long fingerprint = Fingerprints.of(p.event());
+        boolean late = p.late();
+        long fingerprint = p.fingerprint();
+        if (copies.containsKey(fingerprint)) {
+            // Another stream holds the same event still: this copy (a catch-up's, in stamp order among its peers'
+            // events) goes as a copy, and that one — on its writer's stream, in causal order — is published.
+            out.add(new Taken(p.filer(), p.event(), true, false, false));
+            return;
+        }
         boolean duplicate = released.contains(fingerprint);
         boolean unverified = late && !duplicate && !released.covers(ts);
         if (!duplicate) {
             released.add(fingerprint, ts);
         }
-        releasedTsNs = Math.max(releasedTsNs, ts);
         out.add(new Taken(p.filer(), p.event(), duplicate, late && !duplicate, unverified));
     }
 
     private void forget(Pending p) {
-        if (p.wrote() != null) {
-            byWritten.remove(p.wrote(), p);
+        forget(byWritten, p.wrote(), p);
+        forget(byFreed, p.freed(), p);
+        forget(copies, p.fingerprint(), p);
+    }
+
+    private static <K> void forget(Map<K, List<Pending>> index, K key, Pending p) {
+        if (key == null) {
+            return;
+        }
+        List<Pending> copies = index.get(key);
+        if (copies != null) {
+            copies.remove(p);
+            if (copies.isEmpty()) {
+                index.remove(key);
+            }
         }
     }
 
-    /** The newest stamp released. */
+    /** How far the watermark has let events go (see {@link #releasedTsNs}). */
     long releasedTsNs() {
         return releasedTsNs;
     }

@@ -111,11 +111,12 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
                                     + "resume or after a reconnect: while the filer has no meta-log file under "
                                     + "/topics/.system/log yet (a log purged whole) or does not answer.")
                     .define(FILERS_HOLD_MAX_MS, Type.LONG, 2_000L, Range.atLeast(10), Importance.LOW,
-                            "With several filers (filer.addresses): events are published in timestamp order once "
-                                    + "every filer has sent one stamped later; a filer that sends nothing for this long "
-                                    + "(idle, or gone) stops holding the others back, and an event it sends later, "
-                                    + "stamped before what was published meanwhile, is published at once and counted "
-                                    + "late. The most a quiet filer delays the others' events.")
+                            "With several filers (filer.addresses, filer.master.address): events are published in "
+                                    + "timestamp order once every filer has sent one stamped later; a filer that "
+                                    + "sends nothing for this long (idle, or gone) holds the others back only to the "
+                                    + "present less this much, and an event it sends later stamped before what was "
+                                    + "published meanwhile is published at once and counted late. The most a quiet "
+                                    + "filer delays the others' events.")
                     .define(FILERS_REMEMBERED_EVENTS, Type.INT, 200_000, Range.between(1, 100_000_000),
                             Importance.LOW, "With several filers: how many published events are remembered (by "
                                     + "stamp and content) so that a copy of one — a filer catching up from the shared "
@@ -125,9 +126,11 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
                                     + "its cursor is dropped (logged and counted) and, should it come back, it is "
                                     + "tailed from where the others are. Until then it keeps its cursor and is resumed "
                                     + "where it stopped when it returns.")
-                    .define(FILERS_DISCOVERY_MS, Type.LONG, 10_000L, Range.atLeast(100), Importance.LOW,
+                    .define(FILERS_DISCOVERY_MS, Type.LONG, 1_000L, Range.atLeast(100), Importance.LOW,
                             "With several filers: how often the leading populator asks the master "
-                                    + "(filer.master.address) which filers the cluster has, to tail one that joined.")
+                                    + "(filer.master.address) which filers the cluster has, to tail one that joined. "
+                                    + "Keep it below populator.filers.hold.max.ms, so that a new filer's first "
+                                    + "events are not published late.")
                     .define(FILERS_MAX_CLOCK_SKEW_MS, Type.LONG, 500L, Range.atLeast(0), Importance.LOW,
                             "With several filers: how far apart their clocks may be. Events are published in "
                                     + "timestamp order once every filer has passed them by this much, and within "

@@ -38,6 +38,10 @@ final class S3Workload implements AutoCloseable {
         return this;
     }
 
+    boolean finished() {
+        return !thread.isAlive();
+    }
+
     int done() {
         return done.get();
     }

@@ -1,0 +1,76 @@
+package io.tidemark.populator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.EmulatorSettings;
+import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.messages.PopulatorCheckpoint.FilerCursor;
+import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.GrpcTls;
+import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Three filers' own meta-logs tailed and merged in one process, without Kafka: what the populator publishes. */
+class FilerTailsTest {
+
+    @Test
+    void shouldMergeThreeFilersEventsEachOnceEachEntrysInTheOrderTheyHappenedNoneLate() throws Exception {
+        PopulatorSettings settings = PopulatorSettings.from(new TidemarkConfig(Map.of()));
+        try (FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral().withFilers(3)
+                .withHeartbeatInterval(Duration.ofMillis(500)), Clock.systemUTC()).start()) {
+            // Filer 1's clock is 250 ms behind: what it does to an object just after filer 0 is stamped before.
+            emulator.setFilerClockOffset(1, Duration.ofMillis(-250));
+            emulator.s3().createBucket("warm-up", false);
+            FilerMerge merge = new FilerMerge(Duration.ofMillis(1_500), Duration.ofMillis(400), 100_000, 0,
+                    System::nanoTime);
+            List<FilerMerge.Taken> taken = new ArrayList<>();
+            long now = EpochNanos.of(Clock.systemUTC().instant());
+            try (FilerTails tails = new FilerTails(settings, "/buckets/",
+                    a -> FilerClient.connect(a, GrpcTls.PLAINTEXT, Duration.ofSeconds(5)), merge, Clock.systemUTC())) {
+                // Tailed from now, as a running populator tails them: each filer's own events, from memory.
+                for (String address : emulator.filerAddresses()) {
+                    tails.open(address, new FilerCursor(now, 0, 0));
+                }
+                try (S3Workload workload = new S3Workload(emulator.s3(), 3, 600, 2_000).start()) {
+                    while (!workload.finished()) {
+                        tails.pump(Duration.ofMillis(10));
+                        taken.addAll(merge.release(1_000));
+                    }
+                    workload.awaitFinished();
+                }
+                int expected = ownEvents(emulator, now).size();
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (taken.stream().filter(t -> !t.duplicate()).count() < expected && System.nanoTime() < deadline) {
+                    tails.pump(Duration.ofMillis(10));
+                    taken.addAll(merge.release(1_000));
+                }
+            }
+            List<Long> published = taken.stream().filter(t -> !t.duplicate()).map(FilerMerge.Taken::tsNs).sorted()
+                    .toList();
+            assertThat(published).containsExactlyElementsOf(ownEvents(emulator, now).stream()
+                    .map(SubscribeMetadataResponse::getTsNs).sorted().toList());
+            assertThat(taken).noneMatch(FilerMerge.Taken::late);
+            EntryOrder order = new EntryOrder();
+            taken.stream().filter(t -> !t.duplicate()).forEach(t -> order.next(t.event().response().getDirectory(),
+                    t.tsNs(), t.event().response().getEventNotification()));
+            assertThat(order.broken()).isEmpty();
+        }
+    }
+
+    private static List<SubscribeMetadataResponse> ownEvents(FilerEmulator emulator, long fromNs) {
+        List<SubscribeMetadataResponse> own = new ArrayList<>();
+        for (int i = 0; i < emulator.filerCount(); i++) {
+            emulator.filer(i).events().stream().filter(e -> e.getTsNs() > fromNs)
+                    .filter(e -> (e.getDirectory() + "/").startsWith("/buckets/"))
+                    .forEach(own::add);
+        }
+        return own;
+    }
+}
