@@ -97,7 +97,11 @@ abstract class AdminCommand implements Callable<Integer> {
                     + "(bucket= objectPath= times=: LifecycleDelete answers NOOP NOT_FOUND, as upstream does when its read "
                     + "fails), meta-log-memory (events=: how many newest events the filer serves from memory), purge-log "
                     + "(before=2026-11-25T10:00:00Z: deletes the meta-log's files before that minute, as fs.log.purge "
-                    + "does)."})
+                    + "does).",
+                "With --filers N: stop-filer filer=i (its server goes away, the master stops listing it), start-filer "
+                    + "filer=i (back on its port, log intact), add-filer (joins on a new port; answers its index and "
+                    + "address), delay-filer filer=i ms=N (its events reach its peers' aggregated streams late), "
+                    + "filer-clock-offset filer=i ms=N (moves the clock that stamps its events)."})
     static final class Faults extends AdminCommand {
         @Override
         String area() {

@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {"Runs a local SeaweedFS stand-in: the filer gRPC service and the S3 gateway's lifecycle gRPC "
                 + "service, with the S3 gateway's object layout.",
-            "Prints READY filer=host:port s3=host:port admin=host:port once serving, then runs until SIGTERM."},
+            "Prints READY filer=host:port s3=host:port admin=host:port master=host:port filers=host:port,... once "
+                + "serving (filer= is the first filer, filers= every one), then runs until SIGTERM."},
         subcommands = {AdminCommand.S3.class, AdminCommand.Faults.class, BenchCommand.class})
 public final class EmulatorCommand implements Callable<Integer> {
 
@@ -48,6 +49,15 @@ public final class EmulatorCommand implements Callable<Integer> {
             description = "Idle heartbeat interval of meta-log subscriptions (default ${DEFAULT-VALUE}).")
     private Duration heartbeat;
 
+    @Option(names = "--filers", defaultValue = "1",
+            description = "Filers sharing the namespace, each with its own meta-log, on --filer-port, --filer-port + 1, "
+                    + "... (default ${DEFAULT-VALUE}: a single filer).")
+    private int filers;
+
+    @Option(names = "--master-port", defaultValue = "0",
+            description = "Master gRPC port, where ListClusterNodes lists the filers that are up (default: a free one).")
+    private int masterPort;
+
     @Option(names = "--tls-cert", description = "PEM certificate chain: serve both gRPC ports over TLS.")
     private Path tlsCert;
 
@@ -63,10 +73,14 @@ public final class EmulatorCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: --tls-cert and --tls-key go together");
             return ExitCodes.USAGE;
         }
+        if (filers < 1) {
+            spec.commandLine().getErr().println("error: --filers is at least 1, not " + filers);
+            return ExitCodes.USAGE;
+        }
         EmulatorSettings settings = new EmulatorSettings(bind, filerPort, s3GrpcPort,
                 adminPort == null ? EmulatorMain.defaultAdminPort(s3GrpcPort) : adminPort, dataDir,
                 S3Layout.DEFAULT_BUCKETS_DIRECTORY, heartbeat, fsync,
-                tlsCert == null ? null : new ServerTls(tlsCert, tlsKey, tlsClientCa));
+                tlsCert == null ? null : new ServerTls(tlsCert, tlsKey, tlsClientCa), filers, masterPort);
         EmulatorMain.run(settings, line -> spec.commandLine().getOut().println(line));
         return 0;
     }
