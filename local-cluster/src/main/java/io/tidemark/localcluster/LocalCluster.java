@@ -224,6 +224,10 @@ public final class LocalCluster implements AutoCloseable {
         settings.put("zookeeper.connect", zookeeperConnect());
         if (emulator != null) {
             settings.put("filer.address", emulator.filerAddress());
+            if (emulator.filerCount() > 1) {
+                // Each filer records only the writes it received: a service tails them all, found at the master.
+                settings.put("filer.master.address", emulator.masterAddress());
+            }
             settings.put("s3.grpc.address", emulator.s3GrpcAddress());
         }
         return settings;
