@@ -146,6 +146,8 @@ final class CheckRun {
                     Duration.ofNanos(System.nanoTime() - began), trace, audit, coverage);
         } finally {
             heals.shutdownNow();
+            // The cluster outlives the run: a run that ended early must not leave the next one a filer down or skewed.
+            healFilers(emulator);
             // The next run's populator enumerates every bucket on the filer: it must not inherit this run's.
             for (History.BucketSpec bucket : history.buckets()) {
                 try {
@@ -224,10 +226,34 @@ final class CheckRun {
                 coverage.faultOn(step.kind(), Duration.ofSeconds(1));
                 heals.execute(() -> replayDeadLetters(config, recorder));
             }
+            case FILER_STOP -> {
+                emulator.stopFiler(step.filer());
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> {
+                    emulator.startFiler(step.filer());
+                    recorder.fault("filer " + step.filer() + " is back");
+                }, step.number(), TimeUnit.MILLISECONDS);
+            }
+            case FILER_CLOCK_SKEW -> {
+                // Set, not added to: two skews of one filer overlapping stay within the bound the generator keeps.
+                emulator.setFilerClockOffset(step.filer(), Duration.ofMillis(step.skewMillis()));
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> {
+                    emulator.setFilerClockOffset(step.filer(), Duration.ZERO);
+                    recorder.fault("the clock of filer " + step.filer() + " is right again");
+                }, step.number(), TimeUnit.MILLISECONDS);
+            }
             default -> throw new IllegalArgumentException("not a fault: " + step);
         }
         if (step.kind() == Step.Kind.RESTART_SERVICE) {
             coverage.faultOn(step.kind(), length.plusSeconds(5));
+        }
+    }
+
+    private static void healFilers(FilerEmulator emulator) {
+        for (int i = 0; i < emulator.filerCount(); i++) {
+            emulator.startFiler(i);
+            emulator.setFilerClockOffset(i, Duration.ZERO);
         }
     }
 

@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
 
 /**
  * The model-based checker: histories generated from seeds, each run against the whole pipeline on one local cluster
- * (Kafka, ZooKeeper and the filer emulator in this process), judged by the oracle, and shrunk when they fail.
+ * (Kafka, ZooKeeper and the filer emulator, with one filer or several, in this process), judged by the oracle, and
+ * shrunk when they fail.
  */
 public final class Checker implements AutoCloseable {
 
@@ -29,12 +30,17 @@ public final class Checker implements AutoCloseable {
      * @param faultKinds the kinds of fault a history draws from
      * @param processMain the services' entry point, to run each service instance as a process of its own (a restart
      *                    is then a kill -9; clocks are not skewed); null to run them in this process
+     * @param filers      filers in the emulated cluster: S3 writes are spread over them, and the services tail each
+     *                    one's meta-log (found at the master); filer faults need more than one
      */
     public record Options(int ops, int faults, int daySeconds, int graceDays, int maxDays, int shrinkRuns,
-                          int instances, List<Step.Kind> faultKinds, Class<?> processMain) {
+                          int instances, List<Step.Kind> faultKinds, Class<?> processMain, int filers) {
 
         public Options {
             faultKinds = List.copyOf(faultKinds);
+            if (filers < 1) {
+                throw new IllegalArgumentException("a cluster has at least one filer, not " + filers);
+            }
             if (processMain != null && faultKinds.contains(Step.Kind.CLOCK_SKEW)) {
                 throw new IllegalArgumentException("a service's clock is skewed only when the services run in the "
                         + "checker's process");
@@ -43,7 +49,7 @@ public final class Checker implements AutoCloseable {
 
         /** Every fault but Kafka and ZooKeeper restarts, services in this process. */
         public static Options defaults() {
-            return new Options(60, 4, 2, 4, 2, 8, 1, HistoryGenerator.faultKinds(false), null);
+            return new Options(60, 4, 2, 4, 2, 8, 1, HistoryGenerator.faultKinds(false), null, 1);
         }
     }
 
@@ -71,13 +77,13 @@ public final class Checker implements AutoCloseable {
         // A Kafka or ZooKeeper restarted in this process comes back on the ports recorded in its data directory,
         // where the services look for it.
         this.cluster = LocalCluster.builder().mode(LocalCluster.Mode.IN_PROCESS).dataDir(work.resolve("cluster"))
-                .start();
+                .filers(options.filers()).start();
         this.runs = new CheckRun(cluster, new CheckRun.Settings(options.daySeconds(), options.graceDays(),
                 Duration.ofMillis(700), Duration.ofMillis(120), Duration.ofSeconds(options.daySeconds() * 2L),
                 options.instances(), options.processMain()),
                 work.resolve("replay"));
         this.generator = new HistoryGenerator(options.maxDays(), options.daySeconds() * 1_000L,
-                options.faultKinds());
+                options.faultKinds(), options.filers());
     }
 
     /** A checker with a local cluster of its own, in a new temporary directory. */
@@ -133,7 +139,7 @@ public final class Checker implements AutoCloseable {
             }
         }
         return new Summary(histories.size(), operations, faults, actions, findings, failed, reached.reached(),
-                Coverage.possible(), Duration.ofNanos(System.nanoTime() - began), latest);
+                Coverage.possible(options.filers()), Duration.ofNanos(System.nanoTime() - began), latest);
     }
 
     /** Re-runs ever smaller parts of a failing history while a finding of the same kind on the same key persists. */

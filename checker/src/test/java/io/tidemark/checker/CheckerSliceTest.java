@@ -20,7 +20,7 @@ class CheckerSliceTest {
         StringWriter report = new StringWriter();
         Checker.Summary summary;
         try (Checker checker = Checker.start(new Checker.Options(50, 3, 2, 4, 2, 0, 1,
-                HistoryGenerator.faultKinds(false), null))) {
+                HistoryGenerator.faultKinds(false), null, 1))) {
             summary = checker.check(List.of(5L), new PrintWriter(report, true));
         }
         System.out.println(report);

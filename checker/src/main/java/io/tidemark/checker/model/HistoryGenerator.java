@@ -24,28 +24,52 @@ public final class HistoryGenerator {
             "bucket-processor");
     private static final List<String> KEYS = List.of("a/1", "a/2", "b/1", "b/2", "c");
 
+    /**
+     * A filer's clock is set off by less than this: the populator assumes filers' clocks within
+     * {@code populator.filers.max.clock.skew.ms} (500 ms by default) of each other, and a fault beyond what the
+     * pipeline is configured to absorb would be a finding about the configuration, not the code.
+     */
+    static final long MAX_FILER_SKEW_MILLIS = 400;
+
     private final int maxDays;
     private final long dayMillis;
     private final List<Kind> faultKinds;
+    private final int filers;
+
+    /** A generator for a single filer. */
+    public HistoryGenerator(int maxDays, long dayMillis, Collection<Kind> faultKinds) {
+        this(maxDays, dayMillis, faultKinds, 1);
+    }
 
     /**
      * @param maxDays    the longest rule, in lifecycle days
      * @param dayMillis  a lifecycle day, which sizes pauses and fault lengths
      * @param faultKinds the kinds of fault drawn from, each as likely as the others
+     * @param filers     how many filers the cluster runs; filer faults need more than one
      */
-    public HistoryGenerator(int maxDays, long dayMillis, Collection<Kind> faultKinds) {
+    public HistoryGenerator(int maxDays, long dayMillis, Collection<Kind> faultKinds, int filers) {
         if (faultKinds.isEmpty() || !faultKinds.stream().allMatch(Kind::fault)) {
             throw new IllegalArgumentException("faults to draw from must be fault kinds, and some: " + faultKinds);
+        }
+        if (filers < 2 && faultKinds.stream().anyMatch(Kind::filerFault)) {
+            throw new IllegalArgumentException("filer faults need a cluster of several filers, not " + filers);
         }
         this.maxDays = maxDays;
         this.dayMillis = dayMillis;
         this.faultKinds = List.copyOf(faultKinds.stream().sorted().distinct().toList());
+        this.filers = filers;
     }
 
-    /** Every kind of fault; Kafka and ZooKeeper restarts only with {@code clusterFaults}. */
+    /** Every kind of fault a single filer allows; Kafka and ZooKeeper restarts only with {@code clusterFaults}. */
     public static List<Kind> faultKinds(boolean clusterFaults) {
-        return Arrays.stream(Kind.values()).filter(Kind::fault).filter(kind -> clusterFaults
-                || (kind != Kind.KAFKA_RESTART && kind != Kind.ZOOKEEPER_RESTART)).toList();
+        return faultKinds(clusterFaults, 1);
+    }
+
+    /** Every kind of fault; Kafka and ZooKeeper restarts only with {@code clusterFaults}, filer faults with filers. */
+    public static List<Kind> faultKinds(boolean clusterFaults, int filers) {
+        return Arrays.stream(Kind.values()).filter(Kind::fault)
+                .filter(kind -> clusterFaults || (kind != Kind.KAFKA_RESTART && kind != Kind.ZOOKEEPER_RESTART))
+                .filter(kind -> filers > 1 || !kind.filerFault()).toList();
     }
 
     /** A history of {@code operations} operations with {@code faults} faults among them. */
@@ -143,6 +167,11 @@ public final class HistoryGenerator {
             case CLOCK_SKEW -> clockSkew(random, length);
             case KAFKA_RESTART -> new Step(0, Kind.KAFKA_RESTART, "", "", "", random.nextLong(0, dayMillis));
             case ZOOKEEPER_RESTART -> new Step(0, Kind.ZOOKEEPER_RESTART, "", "", "", 0);
+            // Never filer 0: it is filer.address, where every service's other calls go, and making it unavailable
+            // is FILER_UNAVAILABLE's part; this one is about a peer whose meta-log is tailed going away.
+            case FILER_STOP -> new Step(0, Kind.FILER_STOP, "", "", String.valueOf(1 + random.nextInt(filers - 1)),
+                    length);
+            case FILER_CLOCK_SKEW -> filerClockSkew(random, length);
             default -> throw new IllegalStateException("not a fault: " + faultKinds);
         };
     }
@@ -156,5 +185,15 @@ public final class HistoryGenerator {
         long offset = random.nextInt(3) < 2 ? random.nextLong(dayMillis / 2, dayMillis * 3)
                 : -random.nextLong(dayMillis / 4, dayMillis);
         return new Step(0, Kind.CLOCK_SKEW, "", "", instance + " " + offset, length);
+    }
+
+    /**
+     * A filer's clock, which stamps its meta-log events, stepped ahead or back by 50 to 399 ms: its events then sort
+     * among its peers' out of the order the writes happened in, within what the populator allows for.
+     */
+    private Step filerClockSkew(Random random, long length) {
+        long size = random.nextLong(50, MAX_FILER_SKEW_MILLIS);
+        long offset = random.nextBoolean() ? size : -size;
+        return new Step(0, Kind.FILER_CLOCK_SKEW, "", "", random.nextInt(filers) + " " + offset, length);
     }
 }

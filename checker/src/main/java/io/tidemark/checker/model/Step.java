@@ -11,7 +11,8 @@ import java.util.Locale;
  * @param key    the object key ({@code ""} when none)
  * @param arg    what the kind needs: the tags of a put, the version a change targets ({@code current},
  *               {@code noncurrent}, {@code oldest}), a versioning state, a rules document, a service instance
- *               ({@code name#n}; for a clock skew, followed by a space and the signed offset in milliseconds)
+ *               ({@code name#n}; for a clock skew, followed by a space and the signed offset in milliseconds), a
+ *               filer's index (for a filer's clock skew, followed by a space and the signed offset)
  * @param number a size for a put, a length in milliseconds for a pause, a retention or a fault, a selector among
  *               noncurrent versions
  */
@@ -21,10 +22,18 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
         PUT, DELETE, DELETE_VERSION, TAG, HOLD, RELEASE, RETAIN, VERSIONING, RULES, REMOVE_RULES, UPLOAD,
         COMPLETE_UPLOAD, ABORT_UPLOAD, WAIT,
         RESTART_SERVICE, FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN,
-        DLQ_REPLAY, CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART;
+        DLQ_REPLAY, CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART,
+        // Last, so that the faults before them keep their order: a one-filer history draws from the same list as
+        // before these existed, and a seed still makes the same history.
+        FILER_STOP, FILER_CLOCK_SKEW;
 
         public boolean fault() {
             return ordinal() >= RESTART_SERVICE.ordinal();
+        }
+
+        /** A fault that needs a cluster of several filers. */
+        public boolean filerFault() {
+            return this == FILER_STOP || this == FILER_CLOCK_SKEW;
         }
     }
 
@@ -37,7 +46,13 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
         return arg.substring(0, arg.indexOf(' '));
     }
 
-    /** How far a {@link Kind#CLOCK_SKEW} sets the instance's clock off: ahead when positive. */
+    /** The filer (its index in the cluster) a {@link Kind#FILER_STOP} or {@link Kind#FILER_CLOCK_SKEW} applies to. */
+    public int filer() {
+        int space = arg.indexOf(' ');
+        return Integer.parseInt(space < 0 ? arg : arg.substring(0, space));
+    }
+
+    /** How far a {@link Kind#CLOCK_SKEW} or {@link Kind#FILER_CLOCK_SKEW} sets a clock off: ahead when positive. */
     public long skewMillis() {
         return Long.parseLong(arg.substring(arg.indexOf(' ') + 1));
     }
@@ -76,6 +91,9 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
                     + number + " ms";
             case KAFKA_RESTART -> "fault: Kafka stopped, down " + number + " ms, started again";
             case ZOOKEEPER_RESTART -> "fault: ZooKeeper stopped and started again";
+            case FILER_STOP -> "fault: filer " + filer() + " stopped, down " + number + " ms, started again";
+            case FILER_CLOCK_SKEW -> "fault: clock of filer " + filer() + " set " + signed(skewMillis()) + " ms off for "
+                    + number + " ms";
         };
         return String.format(Locale.ROOT, "#%d %s", index, what);
     }

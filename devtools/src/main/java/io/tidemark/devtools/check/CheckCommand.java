@@ -22,7 +22,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "removed), faults woven in (a service restarted, or killed with --processes; a service's clock set "
                 + "ahead or behind; the filer and gateway UNAVAILABLE or slow, the gateway answering RETRY_LATER, "
                 + "BLOCKED then a dead-letter replay, or UNKNOWN; a dlq replay; with --cluster-faults, Kafka and "
-                + "ZooKeeper restarts), the whole pipeline on a local cluster, and an oracle — the rules engine alone — that reports wrongful deletes and lost "
+                + "ZooKeeper restarts; with --filers, a filer stopped or its clock set off), the whole pipeline on a "
+                + "local cluster, and an oracle — the rules engine alone — that reports wrongful deletes and lost "
                 + "expirations, shrinking a failing history.",
             "Histories use seeds --seed, --seed+1, ... until --minutes have passed (one history when 0).",
             "Exit 0 when nothing was found; 1 otherwise. Takes minutes; a slice runs in the test suite."})
@@ -70,9 +71,17 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--fault-kinds", split = ",", paramLabel = "KIND",
             description = "Draw faults from these kinds only, to aim a run at one defence: RESTART_SERVICE, "
                     + "FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN, DLQ_REPLAY, "
-                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART (default: all, Kafka and ZooKeeper restarts with "
-                    + "--cluster-faults only, CLOCK_SKEW without --processes only).")
+                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART, FILER_STOP, FILER_CLOCK_SKEW (default: all, Kafka "
+                    + "and ZooKeeper restarts with --cluster-faults only, CLOCK_SKEW without --processes only, filer "
+                    + "faults with --filers above 1 only).")
     private List<Step.Kind> faultKinds;
+
+    @Option(names = "--filers", defaultValue = "1",
+            description = "Filers in the emulated cluster (default ${DEFAULT-VALUE}): S3 writes are spread over them "
+                    + "and the services tail each one's meta-log, found at the master; with more than one, faults also "
+                    + "stop a filer for a while (FILER_STOP) and set a filer's clock up to 399 ms off "
+                    + "(FILER_CLOCK_SKEW).")
+    private int filers;
 
     @Option(names = "--processes",
             description = "Run each service instance as a process of its own, as an operator does: a restart fault "
@@ -82,10 +91,18 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        List<Step.Kind> kinds = faultKinds != null ? faultKinds : HistoryGenerator.faultKinds(clusterFaults).stream()
+        if (filers < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--filers is at least 1, not " + filers);
+        }
+        List<Step.Kind> kinds = faultKinds != null ? faultKinds : HistoryGenerator.faultKinds(clusterFaults, filers)
+                .stream()
                 .filter(kind -> !processes || kind != Step.Kind.CLOCK_SKEW).toList();
         if (kinds.stream().anyMatch(kind -> !kind.fault())) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--fault-kinds takes faults only: " + kinds);
+        }
+        if (filers == 1 && kinds.stream().anyMatch(Step.Kind::filerFault)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "filer faults need several filers: "
+                    + "--filers 2 or more");
         }
         if (processes && kinds.contains(Step.Kind.CLOCK_SKEW)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "CLOCK_SKEW needs the services in the "
@@ -104,8 +121,12 @@ public final class CheckCommand implements Callable<Integer> {
         List<Checker.Summary> summaries = new ArrayList<>();
         out.printf(Locale.ROOT, "check: faults drawn from %s; services %s%n", kinds,
                 processes ? "as processes (restarts are kill -9)" : "in this process");
+        if (filers > 1) {
+            out.printf(Locale.ROOT, "check: %d filers: S3 writes spread over them, each one's meta-log tailed%n",
+                    filers);
+        }
         try (Checker checker = Checker.start(new Checker.Options(ops, faults, daySeconds, graceDays, 2, shrinkRuns,
-                instances, kinds, processes ? ServicesMain.class : null))) {
+                instances, kinds, processes ? ServicesMain.class : null, filers))) {
             out.printf(Locale.ROOT, "check: working in %s%n", checker.work());
             long next = first;
             do {

@@ -28,4 +28,16 @@ class CheckCommandTest {
         assertThat(run("check", "--processes", "--fault-kinds", "CLOCK_SKEW")).isEqualTo(2);
         assertThat(err.toString()).contains("CLOCK_SKEW").contains("--processes");
     }
+
+    @Test
+    void shouldRefuseFilerFaultsWithASingleFiler() {
+        assertThat(run("check", "--fault-kinds", "FILER_STOP")).isEqualTo(2);
+        assertThat(err.toString()).contains("filer faults need several filers");
+    }
+
+    @Test
+    void shouldRefuseAClusterWithoutFilers() {
+        assertThat(run("check", "--filers", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--filers is at least 1");
+    }
 }
