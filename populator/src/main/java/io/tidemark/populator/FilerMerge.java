@@ -187,6 +187,10 @@ final class FilerMerge {
      * filers' own stamps (the newest plus the time since it came), not from this host's clock, which may be off.
      */
     long watermark() {
+        if (streams.size() <= 1) {
+            // One filer's own stream is in order already: nothing to wait for.
+            return Long.MAX_VALUE;
+        }
         long now = nanoTime.getAsLong();
         long present = Long.MIN_VALUE;
         for (Stream s : streams.values()) {
