@@ -5,6 +5,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.tidemark.emulator.admin.AdminHttpServer;
 import io.tidemark.emulator.cluster.FilerCluster;
+import io.tidemark.emulator.cluster.Servers;
 import io.tidemark.emulator.cluster.ServerSetup;
 import io.tidemark.emulator.filer.FilerException;
 import io.tidemark.emulator.filer.FilerNode;
@@ -231,19 +232,7 @@ public final class FilerEmulator implements AutoCloseable {
         if (cluster != null) {
             cluster.close();
         }
-        for (Server server : new Server[] {s3Server}) {
-            if (server != null) {
-                server.shutdown();
-                try {
-                    if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-                        server.shutdownNow();
-                    }
-                } catch (InterruptedException e) {
-                    server.shutdownNow();
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+        Servers.stop(s3Server);
         if (store != null) {
             store.close();
         }

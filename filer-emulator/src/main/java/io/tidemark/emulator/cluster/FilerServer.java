@@ -61,15 +61,7 @@ final class FilerServer {
         }
         filer.setServing(false);
         service.close();
-        server.shutdown();
-        try {
-            if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-                server.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            server.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        Servers.stop(server);
         server = null;
         service = null;
     }
