@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -28,6 +29,11 @@ public final class PopulatorBenchCommand implements Callable<Integer> {
             description = "populator.batch.max.events for the run (default ${DEFAULT-VALUE}).")
     private int batchMaxEvents;
 
+    @Option(names = "--filers", defaultValue = "1",
+            description = "Filers the emulator runs, the events spread over them; with more than one the populator "
+                    + "tails and merges each one's own meta-log, against draining them all at once (default ${DEFAULT-VALUE}).")
+    private int filers;
+
     @Option(names = "--cold-start-buckets", defaultValue = "0",
             description = "Measure a cold start over this many lifecycle buckets instead of the event rate.")
     private int coldStartBuckets;
@@ -38,12 +44,15 @@ public final class PopulatorBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (filers < 1) {
+            throw new ParameterException(spec.commandLine(), "--filers must be at least 1: " + filers);
+        }
         if (coldStartBuckets > 0) {
             return ColdStartBenchmark.run(new ColdStartBenchmark.Options(coldStartBuckets, rounds,
                     ConfigLoader.flags(settings)), spec.commandLine().getOut()) ? 0 : 1;
         }
         boolean exact = PopulatorBenchmark.run(new PopulatorBenchmark.Options(events, rounds, batchMaxEvents,
-                ConfigLoader.flags(settings)), spec.commandLine().getOut());
+                filers, ConfigLoader.flags(settings)), spec.commandLine().getOut());
         return exact ? 0 : 1;
     }
 }

@@ -7,6 +7,7 @@ import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.populator.PopulatorMetrics;
 import io.tidemark.populator.PopulatorService;
+import io.tidemark.populator.PopulatorSettings;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.GrpcTls;
 import io.tidemark.seaweed.client.MetadataSubscription;
@@ -25,10 +26,14 @@ import java.util.Map;
  * meta-log, then the rate at which the populator publishes the same events into Kafka, each batch and its
  * checkpoint in one transaction. Every round uses fresh topics and a fresh ZooKeeper chroot, and checks that
  * exactly as many events were published as the filer holds.
+ *
+ * <p>With several filers the writes are spread over them (the gateway sends each operation to the next filer), the
+ * populator tails each filer's own meta-log and merges them, and the raw rate is that of draining every filer's own
+ * log at once ({@link LocalLogsDrain}).
  */
 final class PopulatorBenchmark {
 
-    record Options(int events, int rounds, int batchMaxEvents, Map<String, String> settings) {
+    record Options(int events, int rounds, int batchMaxEvents, int filers, Map<String, String> settings) {
     }
 
     private PopulatorBenchmark() {
@@ -36,25 +41,32 @@ final class PopulatorBenchmark {
 
     /** Returns whether every round published exactly the filer's events. */
     static boolean run(Options options, PrintWriter out) throws Exception {
-        try (LocalCluster cluster = LocalCluster.builder().start()) {
+        try (LocalCluster cluster = LocalCluster.builder().filers(options.filers()).start()) {
+            // With several filers the gateway sends each operation to the next one, whose own log records it.
             S3Gateway s3 = cluster.emulator().s3();
             s3.createBucket("bench", false);
             for (int i = 0; i < options.events() - 1; i++) {
                 s3.putObject("bench", String.format("o%08d", i), 1024, Map.of(), Map.of());
             }
-            List<SubscribeMetadataResponse> all = cluster.emulator().store().events(0);
-            long expected = all.stream().filter(e -> e.getDirectory().startsWith("/buckets")).count();
-            long lastTs = all.get(all.size() - 1).getTsNs();
-            out.printf(Locale.ROOT, "populator benchmark: %d filer events, a warm-up and %d rounds, batches of up to %d events, "
-                            + "shard.bits 4%n",
-                    expected, options.rounds(), options.batchMaxEvents());
+            Workload workload = Workload.of(cluster, maxClockSkew(options));
+            long expected = workload.expected();
+            long lastTs = workload.lastTsNs();
+            if (options.filers() == 1) {
+                out.printf(Locale.ROOT, "populator benchmark: %d filer events, a warm-up and %d rounds, batches of up to %d "
+                                + "events, shard.bits 4%n",
+                        expected, options.rounds(), options.batchMaxEvents());
+            } else {
+                out.printf(Locale.ROOT, "populator benchmark: %d filer events over %d filers (%s), a warm-up and %d rounds, "
+                                + "batches of up to %d events, shard.bits 4%n",
+                        expected, options.filers(), workload.perFiler(), options.rounds(), options.batchMaxEvents());
+            }
             out.flush();
             double bestRaw = 0;
             double bestPopulator = 0;
             boolean exact = true;
             for (int round = 0; round <= options.rounds(); round++) {
-                RawResult raw = raw(cluster, expected, round);
-                Result populator = populator(cluster, options, round, lastTs);
+                RawResult raw = options.filers() == 1 ? raw(cluster, expected, round) : rawLocal(workload, round);
+                Result populator = populator(cluster, options, round, workload);
                 if (round == 0) {
                     // Warm-up: both paths once through the JIT before anything is measured.
                     exact &= populator.published() == expected;
@@ -63,11 +75,12 @@ final class PopulatorBenchmark {
                 exact &= populator.published() == expected;
                 bestRaw = Math.max(bestRaw, raw.rate());
                 bestPopulator = Math.max(bestPopulator, populator.rate());
-                out.printf(Locale.ROOT, "  round %d: raw SubscribeMetadata %,.0f events/s; populator %,.0f events/s exactly-once "
-                                + "(%d published%s, %d transactions, %.1f s to start); ratio %.2f%n"
-                        + "    raw: %s%n    populator: %s%n", round, raw.rate(),
+                out.printf(Locale.ROOT, "  round %d: raw %s %,.0f events/s; populator %,.0f events/s exactly-once "
+                                + "(%d published%s, %d transactions, %.1f s to start%s); ratio %.2f%n"
+                        + "    raw: %s%n    populator: %s%n", round, raw.source(), raw.rate(),
                         populator.rate(), populator.published(), populator.published() == expected ? "" : " MISMATCH",
-                        populator.transactions(), populator.startSeconds(), populator.rate() / raw.rate(),
+                        populator.transactions(), populator.startSeconds(), populator.tail(),
+                        populator.rate() / raw.rate(),
                         CpuByRole.perMillion(raw.cpu(), raw.received(), "events"), CpuByRole.perMillion(populator.cpu(),
                                 populator.measuredEvents(), "events"));
                 out.flush();
@@ -79,7 +92,23 @@ final class PopulatorBenchmark {
         }
     }
 
-    record RawResult(double rate, long received, Map<String, Double> cpu) {
+    /** {@code received}: the distinct events the rate is over, which CPU is counted per. */
+    record RawResult(String source, double rate, long received, Map<String, Double> cpu) {
+    }
+
+    /** The populator's {@code populator.filers.max.clock.skew.ms} for the run: what the merge holds events back by. */
+    private static Duration maxClockSkew(Options options) {
+        return Duration.ofMillis(Long.parseLong(options.settings().getOrDefault(PopulatorSettings.FILERS_MAX_CLOCK_SKEW_MS,
+                "500")));
+    }
+
+    /** Every filer's own log drained at once; the rate is over the events the filers hold, not the copies delivered. */
+    private static RawResult rawLocal(Workload workload, int round) throws Exception {
+        CpuByRole before = CpuByRole.now();
+        LocalLogsDrain.Result drained = LocalLogsDrain.drain(workload.filers(), "bench-raw-" + round);
+        return new RawResult(String.format(Locale.ROOT, "SubscribeLocalMetadata on %d filers (%,d delivered with the "
+                        + "catch-up's copies of peers' events)", workload.filers().size(), drained.delivered()),
+                workload.expected() / drained.seconds(), workload.expected(), CpuByRole.now().since(before));
     }
 
     private static RawResult raw(LocalCluster cluster, long expected, int round) throws InterruptedException {
@@ -94,30 +123,40 @@ final class PopulatorBenchmark {
                 received++;
             }
             double rate = received / ((System.nanoTime() - start) / 1e9);
-            return new RawResult(rate, received, CpuByRole.now().since(before));
+            return new RawResult("SubscribeMetadata", rate, received, CpuByRole.now().since(before));
         }
     }
 
     /** {@code cpu}: CPU seconds by role over the {@code measuredEvents} the rate was taken over. */
     record Result(double rate, long published, long transactions, double startSeconds, long measuredEvents,
-                  Map<String, Double> cpu) {
+                  Map<String, Double> cpu, String tail) {
     }
 
     /** Settings for a populator of its own: fresh topics and a fresh ZooKeeper chroot, so nothing is resumed. */
     static Map<String, String> freshPopulator(LocalCluster cluster, int round) {
-        return new HashMap<>(Map.of(
+        Map<String, String> settings = new HashMap<>(Map.of(
                 "kafka.bootstrap.servers", cluster.kafkaBootstrapServers(),
                 "zookeeper.connect", cluster.zookeeperConnect(),
                 "zookeeper.chroot", "/tidemark-bench-" + round + "-" + System.nanoTime(),
                 "filer.address", cluster.emulator().filerAddress(),
                 "topic.prefix", "bench" + round + "-" + System.nanoTime() + "."));
+        if (cluster.emulator().filerCount() > 1) {
+            // The populator finds the filers at the master and tails each one's own meta-log.
+            settings.put("filer.master.address", cluster.masterAddress());
+        }
+        return settings;
     }
 
     /**
      * Times the populator from its first committed batch to the batch holding the filer's last event, so the one-off
-     * start (topic creation, fencing, enumeration) is reported apart from the steady rate.
+     * start (topic creation, fencing, enumeration) is reported apart from the steady rate. With several filers, to the
+     * batch holding the last event stamped more than the merge's skew margin before the last: the events after it wait
+     * until the filers have been quiet for populator.filers.hold.max.ms (a log that ends, which a live cluster's does
+     * not), and that wait is reported apart as the tail.
      */
-    private static Result populator(LocalCluster cluster, Options options, int round, long lastTs) throws Exception {
+    private static Result populator(LocalCluster cluster, Options options, int round, Workload workload)
+            throws Exception {
+        long lastTs = workload.lastTsNs();
         Map<String, String> settings = freshPopulator(cluster, round);
         settings.put("populator.batch.max.events", String.valueOf(options.batchMaxEvents()));
         // Subscribe from the filer's first event: the whole log is the workload.
@@ -135,15 +174,30 @@ final class PopulatorBenchmark {
             CpuByRole before = CpuByRole.now();
             long start = System.nanoTime();
             long first = metrics.published();
-            while (metrics.lastPublishedTsNs() < lastTs) {
+            while (metrics.lastPublishedTsNs() < workload.steadyUntilTsNs()) {
                 Thread.sleep(1);
             }
             long end = System.nanoTime();
+            long measured = metrics.published() - first;
             Map<String, Double> cpu = CpuByRole.now().since(before);
+            while (metrics.lastPublishedTsNs() < lastTs) {
+                Thread.sleep(1);
+            }
+            long last = System.nanoTime();
+            boolean steady = measured > 0;
+            if (!steady) {
+                // Too few events for a steady part (all came in the first batch, or within the margin): the whole run.
+                end = last;
+                measured = metrics.published() - first;
+                cpu = CpuByRole.now().since(before);
+            }
             long transactions = (long) meters.get("tidemark.populator.transactions").tag("outcome", "committed")
                     .counter().count();
-            return new Result((metrics.published() - first) / ((end - start) / 1e9), metrics.published(), transactions,
-                    (start - began) / 1e9, metrics.published() - first, cpu);
+            String tail = !steady || workload.steadyUntilTsNs() == lastTs ? "" : String.format(Locale.ROOT,
+                    "; then the last %d held %.1f s until the filers were quiet", metrics.published() - first - measured,
+                    (last - end) / 1e9);
+            return new Result(measured / ((end - start) / 1e9), metrics.published(), transactions,
+                    (start - began) / 1e9, measured, cpu, tail);
         }
     }
 }

@@ -19,4 +19,18 @@ class PopulatorBenchCommandTest {
                 .containsPattern("    populator: \\d+\\.\\d\\d CPU-s per million events: .*populator \\d+\\.\\d\\d")
                 .containsPattern("best: raw [\\d,]+ events/s; populator [\\d,]+ events/s; ratio \\d\\.\\d\\d\\n");
     }
+
+    @Test
+    void shouldSpreadTheEventsOverSeveralFilersAndPublishEachExactlyOnceAgainstDrainingEveryFilersOwnLog() {
+        ToolRunner.Result r = ToolRunner.run("populator", "bench", "--events", "3000", "--rounds", "1",
+                "--batch-max-events", "500", "--filers", "3");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("populator benchmark: 3000 filer events over 3 filers (1000 + 1000 + 1000), a warm-up "
+                        + "and 1 rounds")
+                .containsPattern("round 1: raw SubscribeLocalMetadata on 3 filers \\([\\d,]+ delivered with the catch-up's "
+                        + "copies of peers' events\\) [\\d,]+ events/s; populator [\\d,]+ events/s exactly-once "
+                        + "\\(3000 published, \\d+ transactions")
+                .containsPattern("best: raw [\\d,]+ events/s; populator [\\d,]+ events/s; ratio \\d+\\.\\d\\d\\n")
+                .doesNotContain("MISMATCH");
+    }
 }
