@@ -1,6 +1,5 @@
 package io.tidemark.populator;
 
-import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.seaweed.pb.FilerProto.EventNotification;
@@ -10,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +57,8 @@ final class FilerMerge {
      * @param late    stamped before the watermark had already let events go when it came
      * @param fingerprint its stamp and content ({@link Fingerprints#of})
      */
-    private record Pending(String filer, FilerEvent event, String wrote, String changed, String freed,
-                           String created, boolean late, long fingerprint) {
+    private record Pending(String filer, FilerEvent event, Long wrote, Long changed, Long freed,
+                           Long created, boolean late, long fingerprint) {
         long tsNs() {
             return event.response().getTsNs();
         }
@@ -77,9 +75,9 @@ final class FilerMerge {
     private final LongSupplier nanoTime;
     private final Map<String, Stream> streams = new LinkedHashMap<>();
     /** Pending events by the entry they wrote (path and identity), for the event of another filer that changes it. */
-    private final Map<String, List<Pending>> byWritten = new HashMap<>();
+    private final Map<Long, List<Pending>> byWritten = new HashMap<>();
     /** Pending removals by path, for the event of another filer that creates an entry there again. */
-    private final Map<String, List<Pending>> byFreed = new HashMap<>();
+    private final Map<Long, List<Pending>> byFreed = new HashMap<>();
     /** Pending events by content: a copy a catch-up returned and the writer's own, on two streams. */
     private final Map<Long, List<Pending>> copies = new HashMap<>();
     private final Fingerprints released;
@@ -157,27 +155,34 @@ final class FilerMerge {
         copies.computeIfAbsent(p.fingerprint(), k -> new ArrayList<>(1)).add(p);
     }
 
-    private static String path(String directory, Entry entry) {
-        return directory + "/" + entry.getName();
+    /** An entry's path, as a 64-bit digest. */
+    private static long path(String directory, Entry entry) {
+        long h = Fnv.string(Fnv.START, directory);
+        h = Fnv.bytes(h, (byte) '/');
+        return Fnv.string(h, entry.getName());
     }
 
     /**
-     * An entry as one event wrote it: its path, its identity and whatever else tells two writes in one second apart
-     * (times, digest, chunks, inline content). The old entry of the next change is the same entry read back.
+     * An entry as one event wrote it, as a 64-bit digest: its path, its times, size, digest, chunks, inline content and
+     * extended attributes (in any order) — what tells two writes in one second apart. The old entry of the next change
+     * is the same entry read back, so it digests the same.
      */
-    private static String entryKey(String directory, Entry entry) {
-        EntryIdentity id = EntryIdentity.of(entry);
+    private static long entryKey(String directory, Entry entry) {
         FuseAttributes a = entry.getAttributes();
-        StringBuilder key = new StringBuilder(path(directory, entry)).append('\u0000').append(id.mtimeNs()).append(':')
-                .append(id.size()).append(':').append(id.headFid()).append(':')
-                .append(HexFormat.of().formatHex(id.extendedHash())).append(':').append(a.getCrtime()).append('.')
-                .append(a.getCrtimeNs()).append(':').append(a.getCtime()).append('.').append(a.getCtimeNs()).append(':')
-                .append(HexFormat.of().formatHex(a.getMd5().toByteArray())).append(':')
-                .append(entry.getContent().size()).append('.').append(entry.getContent().hashCode());
-        for (FileChunk chunk : entry.getChunksList()) {
-            key.append(':').append(chunk.getFileId()).append('@').append(chunk.getOffset());
+        long h = path(directory, entry);
+        for (long v : new long[] {a.getMtime(), a.getMtimeNs(), a.getFileSize(), a.getCrtime(), a.getCrtimeNs(),
+                a.getCtime(), a.getCtimeNs(), entry.getContent().size(), entry.getContent().hashCode()}) {
+            h = Fnv.longValue(h, v);
         }
-        return key.toString();
+        h = Fnv.bytes(h, a.getMd5());
+        for (FileChunk chunk : entry.getChunksList()) {
+            h = Fnv.longValue(Fnv.string(h, chunk.getFileId()), chunk.getOffset());
+        }
+        long extended = 0;
+        for (Map.Entry<String, com.google.protobuf.ByteString> attribute : entry.getExtendedMap().entrySet()) {
+            extended ^= Fnv.bytes(Fnv.string(Fnv.START, attribute.getKey()), attribute.getValue());
+        }
+        return Fnv.longValue(h, extended);
     }
 
     /**
@@ -296,7 +301,7 @@ final class FilerMerge {
 
     /** Whether {@code removal} removes what {@code creation} wrote, or what pending changes of that wrote. */
     private boolean removes(Pending removal, Pending creation) {
-        String removed = removal.changed();
+        Long removed = removal.changed();
         for (int step = 0; removed != null && step < 64; step++) {
             List<Pending> writers = byWritten.get(removed);
             if (writers == null || writers.isEmpty()) {
@@ -339,7 +344,7 @@ final class FilerMerge {
         forget(copies, p.fingerprint(), p);
     }
 
-    private static <K> void forget(Map<K, List<Pending>> index, K key, Pending p) {
+    private static void forget(Map<Long, List<Pending>> index, Long key, Pending p) {
         if (key == null) {
             return;
         }

@@ -2,7 +2,6 @@ package io.tidemark.populator;
 
 import com.google.protobuf.ByteString;
 import io.tidemark.seaweed.client.FilerEvent;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
@@ -32,23 +31,9 @@ final class Fingerprints {
     static long of(FilerEvent event) {
         ByteString bytes = event.encodedNotification() != null ? event.encodedNotification()
                 : event.response().getEventNotification().toByteString();
-        long h = 0xcbf29ce484222325L;
-        h = mix(h, event.response().getTsNs());
-        for (byte b : event.response().getDirectory().getBytes(StandardCharsets.UTF_8)) {
-            h = (h ^ (b & 0xff)) * 0x100000001b3L;
-        }
-        h = mix(h, bytes.size());
-        for (int i = 0; i < bytes.size(); i++) {
-            h = (h ^ (bytes.byteAt(i) & 0xff)) * 0x100000001b3L;
-        }
-        return h;
-    }
-
-    private static long mix(long h, long v) {
-        for (int i = 0; i < 8; i++) {
-            h = (h ^ ((v >>> (8 * i)) & 0xff)) * 0x100000001b3L;
-        }
-        return h;
+        long h = Fnv.longValue(Fnv.START, event.response().getTsNs());
+        h = Fnv.string(h, event.response().getDirectory());
+        return Fnv.bytes(h, bytes);
     }
 
     boolean contains(long fingerprint) {
