@@ -4,6 +4,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.seaweed.client.ClusterNode;
 import io.tidemark.seaweed.client.HostPort;
 import io.tidemark.seaweed.client.MasterClient;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
 final class FilerDiscovery implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FilerDiscovery.class);
+    private static final Duration MASTER_DEADLINE = Duration.ofSeconds(2);
 
     private final List<String> listed;
     private final Supplier<List<ClusterNode>> master;
@@ -42,7 +44,10 @@ final class FilerDiscovery implements AutoCloseable {
         if (masterAddress == null || masterAddress.isBlank()) {
             return new FilerDiscovery(listed, null, null);
         }
-        MasterClient client = MasterClient.connect(masterAddress, config.grpcTls(), config.grpcDeadline());
+        // Asked from the tail loop: a master that does not answer must not hold the publishing up for long.
+        Duration deadline = config.grpcDeadline().compareTo(MASTER_DEADLINE) < 0 ? config.grpcDeadline()
+                : MASTER_DEADLINE;
+        MasterClient client = MasterClient.connect(masterAddress, config.grpcTls(), deadline);
         return new FilerDiscovery(listed, client::listFilers, client);
     }
 

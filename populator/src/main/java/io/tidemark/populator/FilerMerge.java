@@ -78,8 +78,6 @@ final class FilerMerge {
     private final Map<Long, List<Pending>> byWritten = new HashMap<>();
     /** Pending removals by path, for the event of another filer that creates an entry there again. */
     private final Map<Long, List<Pending>> byFreed = new HashMap<>();
-    /** Pending events by content: a copy a catch-up returned and the writer's own, on two streams. */
-    private final Map<Long, List<Pending>> copies = new HashMap<>();
     private final Fingerprints released;
     /**
      * How far the watermark has let events go: an event stamped before it that comes now is late. Events released
@@ -152,7 +150,6 @@ final class FilerMerge {
         if (p.freed() != null) {
             byFreed.computeIfAbsent(p.freed(), k -> new ArrayList<>(1)).add(p);
         }
-        copies.computeIfAbsent(p.fingerprint(), k -> new ArrayList<>(1)).add(p);
     }
 
     /** An entry's path, as a 64-bit digest. */
@@ -232,6 +229,12 @@ final class FilerMerge {
         return pendingCount;
     }
 
+    /** Events of {@code filer} offered and not yet released. */
+    int pendingOf(String filer) {
+        Stream s = streams.get(filer);
+        return s == null ? 0 : s.pending.size();
+    }
+
     /** Releases, in stamp order (causes first), at most {@code max} events the watermark or lateness lets go. */
     List<Taken> release(int max) {
         long watermark = watermark();
@@ -270,7 +273,7 @@ final class FilerMerge {
             }
             emit(next, out);
         }
-        if (limit != Long.MAX_VALUE) {
+        if (limit != Long.MAX_VALUE && out.size() < max) {
             // Everything stamped up to here has gone out (or was late already): what comes stamped before it is late.
             releasedTsNs = Math.max(releasedTsNs, Math.min(limit, maxStampSeen));
         }
@@ -324,12 +327,6 @@ final class FilerMerge {
         long ts = p.tsNs();
         boolean late = p.late();
         long fingerprint = p.fingerprint();
-        if (copies.containsKey(fingerprint)) {
-            // Another stream holds the same event still: this copy (a catch-up's, in stamp order among its peers'
-            // events) goes as a copy, and that one — on its writer's stream, in causal order — is published.
-            out.add(new Taken(p.filer(), p.event(), true, false, false));
-            return;
-        }
         boolean duplicate = released.contains(fingerprint);
         boolean unverified = late && !duplicate && !released.covers(ts);
         if (!duplicate) {
@@ -341,7 +338,6 @@ final class FilerMerge {
     private void forget(Pending p) {
         forget(byWritten, p.wrote(), p);
         forget(byFreed, p.freed(), p);
-        forget(copies, p.fingerprint(), p);
     }
 
     private static void forget(Map<Long, List<Pending>> index, Long key, Pending p) {

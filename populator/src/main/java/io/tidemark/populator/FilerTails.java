@@ -38,13 +38,20 @@ final class FilerTails implements AutoCloseable {
             this.address = address;
             this.client = connect.apply(address);
             this.cursor = from;
+            MetadataSubscription started;
             SubscriptionOptions options = SubscriptionOptions.from("tidemark-populator", pathPrefix, 0)
                     .local()
                     .resumingAfter(from.tsNs(), from.eventsAtTs())
                     .withIdleTimeout(settings.streamIdleTimeout())
                     .withBackoff(Duration.ofMillis(100), settings.maxBackoff())
                     .withBufferSize(Math.max(1_024, settings.batchMaxEvents()));
-            this.subscription = client.subscribe(options);
+            try {
+                started = client.subscribe(options);
+            } catch (RuntimeException e) {
+                client.close();
+                throw e;
+            }
+            this.subscription = started;
         }
 
         void close() {
@@ -102,7 +109,10 @@ final class FilerTails implements AutoCloseable {
         int moved = 0;
         while (true) {
             for (Tail tail : tails.values()) {
-                for (int i = 0; i < settings.batchMaxEvents(); i++) {
+                // A stream whose events wait in the merge (another filer holds the watermark) is not read further:
+                // its subscription's buffer fills and slows it, instead of the heap.
+                int room = maxPendingPerFiler() - merge.pendingOf(tail.address);
+                for (int i = 0; i < Math.min(room, settings.batchMaxEvents()); i++) {
                     FilerEvent event = tail.subscription.pollEvent(Duration.ZERO);
                     if (event == null) {
                         break;
@@ -116,6 +126,10 @@ final class FilerTails implements AutoCloseable {
             }
             Thread.sleep(2);
         }
+    }
+
+    private int maxPendingPerFiler() {
+        return 4 * settings.batchMaxEvents();
     }
 
     /** Moves the cursor of the filer an event left the merge from. */

@@ -132,12 +132,14 @@ public final class MetaLogTailer {
                 log.info("{}: resuming the bucket enumeration after \"{}\"", checkpoint.get().walkingAll()
                         ? "meta-log gap" : "cold start", checkpoint.get().coldStartCursor());
                 // Away long enough, the logs may have been purged past where the subscription is to begin.
-                Optional<PopulatorCheckpoint> gapped = term.gaps.lookAfter(checkpoint.get(), checkpoint.get());
+                Optional<PopulatorCheckpoint> gapped = term.gaps.lookAfter(furthestBehind(checkpoint.get()),
+                        checkpoint.get());
                 checkpoint = term.coldStart.enumerate(gapped.orElse(checkpoint.get()));
             } else {
                 log.info("resuming after ts_ns {} ({} events at that ts, {} published so far)", checkpoint.get().tsNs(),
                         checkpoint.get().eventsAtTs(), checkpoint.get().published());
-                Optional<PopulatorCheckpoint> gapped = term.gaps.lookAfter(checkpoint.get(), checkpoint.get());
+                Optional<PopulatorCheckpoint> gapped = term.gaps.lookAfter(furthestBehind(checkpoint.get()),
+                        checkpoint.get());
                 if (gapped.isPresent()) {
                     checkpoint = term.coldStart.enumerate(gapped.get());
                 }
@@ -148,6 +150,17 @@ public final class MetaLogTailer {
                 term.tailEach(checkpoint.get());
             }
         }
+    }
+
+    /** Where a meta-log gap would bite first: with several filers, the cursor furthest behind. */
+    private static PopulatorCheckpoint furthestBehind(PopulatorCheckpoint checkpoint) {
+        if (checkpoint.filers() == null || checkpoint.filers().isEmpty()) {
+            return checkpoint;
+        }
+        long low = checkpoint.filers().values().stream().mapToLong(FilerCursor::tsNs).min().orElse(checkpoint.tsNs());
+        return low >= checkpoint.tsNs() ? checkpoint : new PopulatorCheckpoint(low, 0, checkpoint.published(),
+                checkpoint.coldStartNs(), checkpoint.coldStartCursor(), checkpoint.walkAllNs(), checkpoint.gap(),
+                checkpoint.filers());
     }
 
     private Map<String, FilerCursor> startingCursors(long fromNs) {
@@ -161,12 +174,15 @@ public final class MetaLogTailer {
      * readable while its checkpoint is not (a transaction Kafka has decided on some partitions only), and resuming
      * from the checkpoint would publish them twice. The running count is the checkpoint's, without that batch.
      */
-    private static PopulatorCheckpoint resumePoint(PopulatorCheckpoint checkpoint, CommittedState committed) {
+    static PopulatorCheckpoint resumePoint(PopulatorCheckpoint checkpoint, CommittedState committed) {
         return committed.metaLogTail().filter(tail -> tail.beyond(checkpoint)).map(tail -> {
             log.warn("the meta-log holds events past the checkpoint (ts_ns {} #{} beyond ts_ns {}); resuming after them",
                     tail.tsNs(), tail.seqAtTs(), checkpoint.tsNs());
+            // With several filers their cursors stay: the batch's events come again and are published twice rather
+            // than a filer's events after its cursor lost.
             return new PopulatorCheckpoint(tail.tsNs(), tail.seqAtTs() + 1, checkpoint.published(),
-                    checkpoint.coldStartNs(), checkpoint.coldStartCursor(), checkpoint.walkAllNs(), checkpoint.gap());
+                    checkpoint.coldStartNs(), checkpoint.coldStartCursor(), checkpoint.walkAllNs(), checkpoint.gap(),
+                    checkpoint.filers());
         }).orElse(checkpoint);
     }
 
@@ -220,7 +236,8 @@ public final class MetaLogTailer {
         void tail(PopulatorCheckpoint from) throws Exception {
             lastTsNs = from.tsNs();
             eventsAtTs = from.eventsAtTs();
-            PopulatorCheckpoint checkpoint = from;
+            // Back to one filer's stream: cursors of several would be stale if they were ever used again.
+            PopulatorCheckpoint checkpoint = from.filers() == null ? from : from.withFilers(null);
             SubscriptionOptions options = SubscriptionOptions.from("tidemark-populator", bucketsDirectory + "/", 0)
                     .resumingAfter(from.tsNs(), from.eventsAtTs())
                     .withIdleTimeout(settings.streamIdleTimeout())
@@ -314,7 +331,8 @@ public final class MetaLogTailer {
                         openJoined(tails, discovery.find(), checkpoint);
                         discovered = System.nanoTime();
                     }
-                    Optional<PopulatorCheckpoint> gapped = gaps.retryIfDue(behindmost(checkpoint, tails));
+                    // Judged from the filer furthest behind (afterReconnect); the merge position stays, cursors rise.
+                    Optional<PopulatorCheckpoint> gapped = gaps.retryIfDue(checkpoint.withFilers(tails.cursors()));
                     if (gapped.isPresent()) {
                         Optional<PopulatorCheckpoint> walked = coldStart.enumerate(gapped.get());
                         if (walked.isEmpty()) {
@@ -378,21 +396,20 @@ public final class MetaLogTailer {
         }
 
         /**
-         * Tails the filers found that are not tailed yet. One that joined the cluster after the cold start is read
-         * from its first event (a cold-start overlap before the master says it joined); one only listed, from a
-         * cold-start overlap before what is published. Copies of its peers' events its catch-up returns are left out.
+         * Tails the filers found that are not tailed yet, from a cold-start overlap before what is published: a filer
+         * that has just joined is read from its first event (found within populator.filers.discovery.ms), and one the
+         * populator did not know of loses nothing from here on. Not from when the master says it joined: a restarted
+         * master says "now" for every filer. Copies of its peers' events its catch-up returns are left out.
          */
         private void openJoined(FilerTails tails, Map<String, Optional<Instant>> found, PopulatorCheckpoint at) {
-            long overlap = settings.coldStartOverlap().toNanos();
-            long coldStartFrom = Math.max(0, at.coldStartNs() - overlap);
+            long fromNs = Math.max(0, at.tsNs() - settings.coldStartOverlap().toNanos());
             for (Map.Entry<String, Optional<Instant>> f : found.entrySet()) {
                 if (tails.addresses().contains(f.getKey())) {
                     continue;
                 }
-                long fromNs = f.getValue().map(joined -> Math.max(coldStartFrom, EpochNanos.of(joined) - overlap))
-                        .orElse(Math.max(0, at.tsNs() - overlap));
-                log.info("filer {} {}: tailed from ts_ns {}", f.getKey(), f.getValue().map(j -> "joined the cluster at "
-                        + j).orElse("is new to the populator"), fromNs);
+                log.info("filer {} {}: tailed from ts_ns {}, a cold-start overlap before what is published",
+                        f.getKey(), f.getValue().map(j -> "joined the cluster at " + j).orElse("is new to the populator"),
+                        fromNs);
                 tails.open(f.getKey(), new FilerCursor(fromNs, 0, clock.millis()));
             }
         }
