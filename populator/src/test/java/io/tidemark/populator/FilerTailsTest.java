@@ -10,8 +10,11 @@ import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.GrpcTls;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
+import io.tidemark.emulator.MutableClock;
+import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,5 +75,32 @@ class FilerTailsTest {
                     .forEach(own::add);
         }
         return own;
+    }
+
+    @Test
+    void shouldNameAFilerSilentPastTheRetirementOnlyOnceItHasNotBeenHeardFromThatLong() throws Exception {
+        PopulatorSettings settings = PopulatorSettings.from(new TidemarkConfig(Map.of()));
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-26T12:00:00Z"));
+        long lastWeek = clock.millis() - Duration.ofDays(7).toMillis();
+        try (FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral().withFilers(1)
+                .withHeartbeatInterval(Duration.ofMillis(200)), Clock.systemUTC()).start();
+             ServerSocket closed = new ServerSocket(0)) {
+            String gone = "127.0.0.1:" + closed.getLocalPort();
+            closed.close();
+            FilerMerge merge = new FilerMerge(Duration.ofSeconds(2), Duration.ZERO, 10, 0, System::nanoTime);
+            try (FilerTails tails = new FilerTails(settings, "/buckets/",
+                    a -> FilerClient.connect(a, GrpcTls.PLAINTEXT, Duration.ofSeconds(5)), merge, clock)) {
+                // Both last heard from a week ago (their cursors say so); one answers now, one never does.
+                tails.open(emulator.filerAddress(0), new FilerCursor(0, 0, lastWeek));
+                tails.open(gone, new FilerCursor(0, 0, lastWeek));
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> !tails.silentFor(Duration.ofDays(1)).contains(emulator.filerAddress(0)));
+                assertThat(tails.silentFor(Duration.ofDays(1))).containsExactly(gone);
+                assertThat(tails.silentFor(Duration.ofDays(8))).as("not yet past a longer retirement").isEmpty();
+                assertThat(tails.cursors().get(emulator.filerAddress(0)).lastSeenMs()).isGreaterThan(lastWeek);
+                assertThat(tails.cursors().get(gone).lastSeenMs()).as("a restart does not count as hearing from it")
+                        .isEqualTo(lastWeek);
+            }
+        }
     }
 }
