@@ -5,6 +5,7 @@ import io.tidemark.bucketprocessor.BucketProcessorService;
 import io.tidemark.checker.model.HistoryGenerator;
 import io.tidemark.conductor.Conductor;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.SkewedClock;
 import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.populator.PopulatorService;
 import io.tidemark.replay.ReplayStreamsService;
@@ -121,7 +122,7 @@ final class Pipeline implements AutoCloseable {
             }
         }
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Clock clock = clocks.computeIfAbsent(name + "#" + instance, id -> new SkewedClock());
+        Clock clock = clocks.computeIfAbsent(name + "#" + instance, id -> new SkewedClock(Clock.systemUTC()));
         TidemarkConfig ownConfig = new TidemarkConfig(own);
         return ServiceInstance.inProcess(switch (name) {
             case "populator" -> new PopulatorService(ownConfig, clock, meters);
@@ -158,12 +159,12 @@ final class Pipeline implements AutoCloseable {
         if (processMain != null) {
             throw new IllegalStateException("a service's clock is skewed only in this process");
         }
-        clocks.computeIfAbsent(instanceId(instance), id -> new SkewedClock()).set(offset);
+        clocks.computeIfAbsent(instanceId(instance), id -> new SkewedClock(Clock.systemUTC())).set(offset);
     }
 
     /** Sets an instance's clock right again, unless a later skew replaced {@code offset} meanwhile. */
     void unskewClock(String instance, Duration offset) {
-        clocks.computeIfAbsent(instanceId(instance), id -> new SkewedClock()).reset(offset);
+        clocks.computeIfAbsent(instanceId(instance), id -> new SkewedClock(Clock.systemUTC())).reset(offset);
     }
 
     /**

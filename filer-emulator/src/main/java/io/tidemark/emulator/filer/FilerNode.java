@@ -1,5 +1,6 @@
 package io.tidemark.emulator.filer;
 
+import io.tidemark.emulator.SkewedClock;
 import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import java.time.Clock;
@@ -43,7 +44,7 @@ public final class FilerNode {
      * step back they go on one nanosecond apart until the clock catches up, as upstream's log buffer does.
      */
     public void setClockOffset(Duration offset) {
-        clock.setOffset(offset);
+        clock.set(offset);
     }
 
     public Duration clockOffset() {
