@@ -80,11 +80,10 @@ final class FilerMerge {
     private final Map<Long, List<Pending>> byFreed = new HashMap<>();
     private final Fingerprints released;
     /**
-     * How far the watermark has let events go: an event stamped before it that comes now is late. Events released
-     * early as another's cause do not move it, so the events of other filers stamped before them are not late.
+     * How far the watermark has let events go: an event stamped before it that comes now is late. Moved only when a
+     * release stopped at the watermark, not at its size.
      */
     private long releasedTsNs;
-    private int pendingCount;
     /** The newest stamp offered: the watermark's progress is not claimed past what has been seen. */
     private long maxStampSeen;
 
@@ -116,12 +115,7 @@ final class FilerMerge {
             for (Pending p : s.pending) {
                 forget(p);
             }
-            pendingCount -= s.pending.size();
         }
-    }
-
-    Set<String> filers() {
-        return new TreeSet<>(streams.keySet());
     }
 
     /** The next event of {@code filer}'s stream, in that stream's order. */
@@ -142,8 +136,7 @@ final class FilerMerge {
                 n.hasNewEntry() && !n.hasOldEntry() ? path(newDirectory, n.getNewEntry()) : null,
                 event.response().getTsNs() < releasedTsNs, Fingerprints.of(event));
         stream.pending.addLast(p);
-        pendingCount++;
-        // Every copy (a catch-up returns peers' events too): the one on the writer's own stream is the one to wait for.
+        // Every copy is indexed (a catch-up returns peers' events too): a copy on another filer's stream is a cause.
         if (p.wrote() != null) {
             byWritten.computeIfAbsent(p.wrote(), k -> new ArrayList<>(1)).add(p);
         }
@@ -223,10 +216,6 @@ final class FilerMerge {
 
     private boolean holds(Stream s, long now) {
         return now - s.lastEventNanos < holdMax.toNanos();
-    }
-
-    int pendingEvents() {
-        return pendingCount;
     }
 
     /** Events of {@code filer} offered and not yet released. */
@@ -322,7 +311,6 @@ final class FilerMerge {
     private void emit(Pending p, List<Taken> out) {
         Stream own = streams.get(p.filer());
         own.pending.removeFirst();
-        pendingCount--;
         forget(p);
         long ts = p.tsNs();
         boolean late = p.late();

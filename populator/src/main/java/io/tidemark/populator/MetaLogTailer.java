@@ -346,7 +346,7 @@ public final class MetaLogTailer {
                     int reconnects = tails.newReconnects();
                     metrics.reconnects(reconnects);
                     if (reconnects > 0) {
-                        gaps.afterReconnect(behindmost(checkpoint, tails));
+                        gaps.afterReconnect(furthestBehind(checkpoint.withFilers(tails.cursors())));
                     }
                     metrics.outOfOrder(tails.newOutOfOrder());
                     for (String silent : tails.silentFor(settings.filerRetire())) {
@@ -414,13 +414,6 @@ public final class MetaLogTailer {
             }
         }
 
-        /** The checkpoint as seen from the filer furthest behind: where a meta-log gap would bite first. */
-        private PopulatorCheckpoint behindmost(PopulatorCheckpoint checkpoint, FilerTails tails) {
-            long low = tails.cursors().values().stream().mapToLong(FilerCursor::tsNs).min().orElse(checkpoint.tsNs());
-            return new PopulatorCheckpoint(Math.min(low, checkpoint.tsNs()), 0, checkpoint.published(),
-                    checkpoint.coldStartNs(), checkpoint.coldStartCursor(), checkpoint.walkAllNs(), checkpoint.gap(),
-                    tails.cursors());
-        }
 
         /** Moves events into the merge and takes what it releases, until the batch is full or its time is up. */
         private void gatherEach(FilerTails tails, FilerMerge merge, List<FilerMerge.Taken> taken)

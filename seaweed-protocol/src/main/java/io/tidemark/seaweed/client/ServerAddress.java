@@ -26,38 +26,26 @@ public record ServerAddress(String text) {
 
     /** The HTTP address: the ports part without its {@code .grpcPort}. */
     public HostPort httpAddress() {
-        Ports ports = grpcPorts(text);
-        return new HostPort(ports.host(), ports.http());
+        return grpcPorts(text).http();
     }
 
     /** Where the server's gRPC service listens: the explicit gRPC port, else the HTTP port plus 10000. */
     public HostPort grpcAddress() {
-        Ports ports = grpcPorts(text);
-        return new HostPort(ports.host(), ports.grpc());
+        return grpcPorts(text).grpc();
     }
 
-    private record Ports(String host, int http, int grpc) {
+    private record Ports(HostPort http, HostPort grpc) {
     }
 
     private static Ports grpcPorts(String address) {
-        int colon = address.lastIndexOf(':');
-        if (colon <= 0 || colon == address.length() - 1) {
-            throw new IllegalArgumentException("a server address is host:port[.grpcPort], not \"" + address + "\"");
-        }
-        String host = address.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        String ports = address.substring(colon + 1);
-        int dot = ports.lastIndexOf('.');
+        int dot = address.lastIndexOf('.');
+        boolean named = dot > address.lastIndexOf(':') && address.lastIndexOf(':') > 0;
         try {
-            int http = Integer.parseInt(dot < 0 ? ports : ports.substring(0, dot));
-            int grpc = dot < 0 ? http + GRPC_PORT_OFFSET : Integer.parseInt(ports.substring(dot + 1));
-            // HostPort checks both ports' range.
-            new HostPort(host, http);
-            new HostPort(host, grpc);
-            return new Ports(host, http, grpc);
-        } catch (NumberFormatException e) {
+            // HostPort reads the host:port part (brackets included) and checks both ports' range.
+            HostPort http = HostPort.parse(named ? address.substring(0, dot) : address);
+            int grpc = named ? Integer.parseInt(address.substring(dot + 1)) : http.port() + GRPC_PORT_OFFSET;
+            return new Ports(http, new HostPort(http.host(), grpc));
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("a server address is host:port[.grpcPort], not \"" + address + "\"", e);
         }
     }
