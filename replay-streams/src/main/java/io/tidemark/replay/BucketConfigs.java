@@ -32,6 +32,11 @@ final class BucketConfigs {
         this.deserializer = deserializer;
     }
 
+    /** Whether the bucket has a configuration now (its bytes are not decoded). */
+    boolean has(String bucket) {
+        return !bucket.isEmpty() && store.get(bucket) != null;
+    }
+
     /** The bucket's configuration now, or null when it has none. */
     BucketConfig get(String bucket) {
         if (bucket.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.tidemark.replay;
 
+import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.replay.FiringCheck.Drop;
@@ -11,10 +12,13 @@ import io.tidemark.replay.TimerPlanner.Cancel;
 import io.tidemark.replay.TimerPlanner.Nothing;
 import io.tidemark.replay.TimerPlanner.Walk;
 import io.tidemark.topics.ShardPartitioner;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -67,6 +71,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     private int rampStep;
     /** The timestamp of this task's last firing tick; see {@link #fire}. */
     private long lastTickMs = Long.MIN_VALUE;
+    /** The walks ({@code bucket/prefix}) this tick asked for in place of timers moved aside, each asked for once. */
+    private final Set<String> walksThisTick = new HashSet<>();
 
     ReplayProcessor(ReplayTopology.Params params) {
         this.params = params;
@@ -138,6 +144,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             return;
         }
         lastTickMs = timestamp;
+        walksThisTick.clear();
         Instant now = params.dueTime(timestamp);
         params.firingShare().join(this);
         Duration threadSlice = FIRST_SLICE.multipliedBy(1L << rampStep);
@@ -220,18 +227,56 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
     /**
      * Moves a timer that cannot be read or fired out of the way: its id and bytes go to {@code replay-streams.dlq}
      * (headers say why and where from), it leaves the store, and the task's other timers fire. Left in place it would
-     * be the first due timer of every tick, and nothing behind it in its task would ever fire.
+     * be the first due timer of every tick, and nothing behind it in its task would ever fire. Its object's action is
+     * not dropped with it (invariant 6): a recovery walk is asked for in its place, see {@link #walkInstead}.
      */
     private void moveAside(Bytes key, byte[] raw, String why, long timestamp) {
+        String timerId = TimerStore.timerIdOf(key);
         timers.removeAt(key);
-        Record<String, Object> dead = new Record<>(TimerStore.timerIdOf(key), (Object) raw, timestamp);
-        dead.headers().add("tidemark.reason", why.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Record<String, Object> dead = new Record<>(timerId, (Object) raw, timestamp);
+        dead.headers().add("tidemark.reason", why.getBytes(StandardCharsets.UTF_8));
         dead.headers().add("tidemark.source", ("timers store, task " + context.taskId()).getBytes(
-                java.nio.charset.StandardCharsets.UTF_8));
+                StandardCharsets.UTF_8));
         context.forward(dead, ReplayTopology.DEAD_TIMERS_SINK);
         params.metrics().movedAside();
-        log.error("timer {} {} ; moved to the dead-letter topic so that the rest of task {} fires",
-                TimerStore.timerIdOf(key), why, context.taskId());
+        String instead = walkInstead(timerId, timestamp);
+        log.error("timer {} {} ; moved to the dead-letter topic so that the rest of task {} fires; {}", timerId, why,
+                context.taskId(), instead);
+    }
+
+    /**
+     * Asks for the recovery walk that finds a moved-aside timer's object again ({@link TimerPlanner#walkOfTimer}: a
+     * walk of its key, or of its whole bucket for an upload or an id whose kind cannot be read): its listing re-arms
+     * the timer from the entry as it is now, or sends the task at once if it is due. It goes out in the same
+     * transaction as the dead letter and the timer's removal. A bucket with no lifecycle configuration now needs none
+     * (its timers would be dropped at firing, and a new configuration brings a recovery walk of its own); the same
+     * walk is asked for once a tick.
+     *
+     * @return what was done, for the log line
+     */
+    private String walkInstead(String timerId, long timestamp) {
+        String stamp = context.taskId().partition() + "-" + timestamp + "-" + Integer.toHexString(timerId.hashCode());
+        Optional<Walk> walk = TimerPlanner.walkOfTimer(timerId, stamp);
+        if (walk.isEmpty()) {
+            return "its id names no bucket, so no walk can be asked for in its place: its object's timer stays missing "
+                    + "until a recovery walk of its bucket (see the record in the dead-letter topic)";
+        }
+        BucketTask task = walk.get().task();
+        String bucket = task.target().bucket();
+        String prefix = task.details().prefix();
+        String what = prefix.isEmpty() ? "a recovery walk of the whole bucket " + bucket
+                : "a recovery walk of key " + prefix + " in bucket " + bucket;
+        if (!configs.has(bucket)) {
+            return "bucket " + bucket + " has no lifecycle configuration now, so nothing is to be re-armed and no walk "
+                    + "is asked for";
+        }
+        if (walksThisTick.contains(bucket + "/") || !walksThisTick.add(bucket + "/" + prefix)) {
+            return what + " was already asked for in this tick";
+        }
+        context.forward(new Record<>(bucket, (Object) task, timestamp), ReplayTopology.BUCKET_TASKS_SINK);
+        params.metrics().walkRequested("moved-aside");
+        return what + " is asked for in its place, to re-arm or act on what it finds (" + task.details().scanId()
+                + ")";
     }
 
     /**

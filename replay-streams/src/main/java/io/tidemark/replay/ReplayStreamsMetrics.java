@@ -16,6 +16,12 @@ import java.util.concurrent.atomic.LongAdder;
 /** Replay-streams' meters, and the figures of its status line. Shared by every stream task of one instance. */
 public final class ReplayStreamsMetrics {
 
+    private static final String MOVED_ASIDE = "tidemark.replay.timers.moved.aside";
+    private static final String MOVED_ASIDE_TAG = "reason";
+    private static final String MOVED_ASIDE_REASON = "unreadable-or-failed";
+    private static final String MOVED_ASIDE_DESCRIPTION = "Timers that could not be decoded or fired, moved to "
+            + "replay-streams.dlq so the rest of their task fires (a recovery walk is asked for in place of each)";
+
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> totals = new ConcurrentHashMap<>();
@@ -29,6 +35,9 @@ public final class ReplayStreamsMetrics {
                 .description("From a timer's due instant to the emission of its object task").register(registry);
         Gauge.builder("tidemark.replay.timers.pending", this, ReplayStreamsMetrics::pending)
                 .description("Timers armed and not yet fired (this instance's tasks)").register(registry);
+        // Exported at 0 from the start: an alert on its increase must see the first timer moved aside, and a series
+        // that appears at 1 has no increase to show.
+        counter(MOVED_ASIDE, MOVED_ASIDE_TAG, MOVED_ASIDE_REASON, MOVED_ASIDE_DESCRIPTION);
     }
 
     void armed(String kind) {
@@ -58,8 +67,9 @@ public final class ReplayStreamsMetrics {
 
     void walkRequested(String reason) {
         count("tidemark.replay.walks.requested", "reason", reason,
-                "Walks of one key requested because one event cannot tell a version's role (an older version "
-                        + "latest again, a version no timer knows updated)");
+                "Recovery walks requested: of one key because one event cannot tell a version's role (an older "
+                        + "version latest again, a version no timer knows updated), or in place of a timer moved "
+                        + "aside (moved-aside: of its key, or of its whole bucket for an upload or a corrupt id)");
     }
 
     void localStateDiscarded(String reason) {
@@ -68,8 +78,7 @@ public final class ReplayStreamsMetrics {
     }
 
     void movedAside() {
-        count("tidemark.replay.timers.moved.aside", "reason", "unreadable-or-failed",
-                "Timers that could not be decoded or fired, moved to replay-streams.dlq so the rest of their task fires");
+        count(MOVED_ASIDE, MOVED_ASIDE_TAG, MOVED_ASIDE_REASON, MOVED_ASIDE_DESCRIPTION);
     }
 
     void skipped(String reason) {
@@ -124,8 +133,12 @@ public final class ReplayStreamsMetrics {
 
     private void count(String name, String tagKey, String tagValue, String description) {
         String tag = tagValue.toLowerCase(Locale.ROOT);
-        counters.computeIfAbsent(name + "|" + tag, k -> Counter.builder(name).tag(tagKey, tag)
-                .description(description).register(registry)).increment();
+        counter(name, tagKey, tag, description).increment();
         totals.computeIfAbsent(name + "|" + tag, k -> new LongAdder()).increment();
+    }
+
+    private Counter counter(String name, String tagKey, String tag, String description) {
+        return counters.computeIfAbsent(name + "|" + tag, k -> Counter.builder(name).tag(tagKey, tag)
+                .description(description).register(registry));
     }
 }

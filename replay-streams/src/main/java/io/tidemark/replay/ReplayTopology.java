@@ -104,8 +104,9 @@ public final class ReplayTopology {
                 topics.objectTasks().valueSerde().serializer(),
                 (topic, key, value, numPartitions) -> java.util.Optional.of(java.util.Set.of(
                         ShardPartitioner.shardOf(key, numPartitions))), "timers");
-        // Walks of one key, when an older version becomes latest again (TimerPlanner#pointerFlipped); keyed by
-        // bucket like every bucket task, so the default partitioner keeps a bucket's walks on one partition.
+        // Recovery walks: of one key, when an older version becomes latest again (TimerPlanner#pointerFlipped), and in
+        // place of a timer moved aside (TimerPlanner#walkOfTimer); keyed by bucket like every bucket task, so the
+        // default partitioner keeps a bucket's walks on one partition.
         topology.addSink(BUCKET_TASKS_SINK, topics.bucketTasks().name(), Serdes.String().serializer(),
                 topics.bucketTasks().valueSerde().serializer(), "timers");
         // Timers that cannot be read or fired, moved aside (their id and bytes) so the rest of their task fires.

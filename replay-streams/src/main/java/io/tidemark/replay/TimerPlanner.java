@@ -408,6 +408,66 @@ final class TimerPlanner {
                 new BucketTask.Details(scanId, BucketTask.Mode.recovery, record.getLogicalKey(), null)));
     }
 
+    /** What the scan id of a walk that stands in for a timer moved aside starts with. */
+    static final String MOVED_ASIDE_SCAN = "moved-aside-";
+
+    /**
+     * The recovery walk that stands in for a timer moved aside (it could not be decoded, or its firing failed), found
+     * from the timer's id alone, since its value may be unreadable. An id is {@code bucket/} and then, by kind:
+     * {@code logicalKey#EXPIRATION_DAYS}, {@code logicalKey#EXPIRED_DELETE_MARKER},
+     * {@code logicalKey#versionId#NONCURRENT_DAYS} or {@code .uploads/<id>#ABORT_MPU}. A bucket name holds no
+     * {@code /}, so the bucket ends at the first one; a key may hold {@code #} and {@code /}, so the kind starts after
+     * the last {@code #}, and a noncurrent timer's version ID after the one before it (the gateway's version IDs hold
+     * none). A timer of a key gets a walk of that key, which lists every version of it and re-arms (or acts on) each
+     * role a timer holds. An upload's id names its directory, not the key it is for, and a walk of a prefix lists only
+     * the names on the prefix's path (never {@code .uploads}), so only a walk of the whole bucket finds it again; the
+     * same goes for an id whose kind cannot be read (a corrupt key).
+     *
+     * @param stamp what makes the scan id this walk's own
+     * @return empty when the id names no bucket
+     */
+    static Optional<Walk> walkOfTimer(String timerId, String stamp) {
+        int slash = timerId.indexOf('/');
+        String bucket = slash < 0 ? "" : timerId.substring(0, slash);
+        if (!plausibleBucket(bucket)) {
+            return Optional.empty();
+        }
+        String prefix = keyOfTimer(timerId.substring(slash + 1)).orElse("");
+        return Optional.of(new Walk(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
+                new BucketTask.Details(MOVED_ASIDE_SCAN + bucket + "-" + stamp, BucketTask.Mode.recovery, prefix,
+                        null))));
+    }
+
+    /**
+     * The key whose walk re-arms a timer, from what follows the bucket in its id; empty when only a walk of the whole
+     * bucket can (an upload, or a kind this version does not write).
+     */
+    private static Optional<String> keyOfTimer(String afterBucket) {
+        int hash = afterBucket.lastIndexOf('#');
+        if (hash < 0) {
+            return Optional.empty();
+        }
+        String kind = afterBucket.substring(hash + 1);
+        String head = afterBucket.substring(0, hash);
+        if (kind.equals(ActionKind.EXPIRATION_DAYS.name()) || kind.equals(ActionKind.EXPIRED_DELETE_MARKER.name())) {
+            return Optional.of(head);
+        }
+        if (kind.equals(ActionKind.NONCURRENT_DAYS.name())) {
+            int version = head.lastIndexOf('#');
+            return version < 0 ? Optional.empty() : Optional.of(head.substring(0, version));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether what an id holds before its first {@code /} can be a bucket's name: not empty, and none of what a
+     * corrupt key shows (a {@code #}, control characters, bytes that were not UTF-8).
+     */
+    private static boolean plausibleBucket(String bucket) {
+        return !bucket.isEmpty() && bucket.length() <= 255 && bucket.chars().noneMatch(c -> c == '#' || c == '\uFFFD'
+                || Character.isISOControl(c) || Character.isWhitespace(c));
+    }
+
     /**
      * A version's own file (or, in a versioned bucket, the bare null version) was updated in place: re-tagged, say.
      * Only the timers armed on this version move, to its new identity: the current-version timer if it is the one

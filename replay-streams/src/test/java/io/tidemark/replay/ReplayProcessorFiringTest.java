@@ -235,17 +235,27 @@ class ReplayProcessorFiringTest {
         written(processor, "a");
 
         // A tick's firing time is bounded: on a loaded machine the failure's handling may use up the first one.
-        for (int second = 11; second < 16 && context.forwarded().size() < 2; second++) {
+        for (int second = 11; second < 16 && context.forwarded().size() < 3; second++) {
             tick.punctuate(T0.plusSeconds(second).toEpochMilli());
         }
 
         assertThat(context.forwarded()).extracting(f -> f.childName().orElse(""))
-                .containsExactlyInAnyOrder(ReplayTopology.DEAD_TIMERS_SINK, ReplayTopology.OBJECT_TASKS_SINK);
+                .containsExactlyInAnyOrder(ReplayTopology.DEAD_TIMERS_SINK, ReplayTopology.BUCKET_TASKS_SINK,
+                        ReplayTopology.OBJECT_TASKS_SINK);
         assertThat(context.forwarded()).filteredOn(f -> f.childName().orElse("").equals(
                 ReplayTopology.DEAD_TIMERS_SINK)).singleElement().satisfies(f -> {
                     assertThat(f.record().key()).isEqualTo("b/odd#NOT_A_KIND");
                     assertThat(new String(f.record().headers().lastHeader("tidemark.reason").value(),
                             java.nio.charset.StandardCharsets.UTF_8)).contains("its firing failed");
+                });
+        // Issue 43 item 6: a kind its id does not name (no version of Tidemark writes one) leaves only a walk of the
+        // whole bucket to find the object again.
+        assertThat(context.forwarded()).filteredOn(f -> f.childName().orElse("").equals(
+                ReplayTopology.BUCKET_TASKS_SINK)).singleElement().satisfies(f -> {
+                    io.tidemark.messages.BucketTask walk = (io.tidemark.messages.BucketTask) f.record().value();
+                    assertThat(f.record().key()).isEqualTo("b");
+                    assertThat(walk.details().mode()).isEqualTo(io.tidemark.messages.BucketTask.Mode.recovery);
+                    assertThat(walk.details().prefix()).isEmpty();
                 });
         context.resetForwards();
         tick.punctuate(T0.plusSeconds(20).toEpochMilli());
@@ -258,13 +268,17 @@ class ReplayProcessorFiringTest {
         raw.put(TimerStore.key(T0, "b/broken#EXPIRATION_DAYS"), new byte[] {1, (byte) 0xFF});
         written(processor, "a");
 
-        for (int second = 11; second < 16 && context.forwarded().size() < 2; second++) {
+        for (int second = 11; second < 16 && context.forwarded().size() < 3; second++) {
             tick.punctuate(T0.plusSeconds(second).toEpochMilli());
         }
 
         assertThat(context.forwarded()).extracting(f -> f.childName().orElse(""))
-                .containsExactlyInAnyOrder(ReplayTopology.DEAD_TIMERS_SINK, ReplayTopology.OBJECT_TASKS_SINK);
+                .containsExactlyInAnyOrder(ReplayTopology.DEAD_TIMERS_SINK, ReplayTopology.BUCKET_TASKS_SINK,
+                        ReplayTopology.OBJECT_TASKS_SINK);
         assertThat(raw.get(TimerStore.key(T0, "b/broken#EXPIRATION_DAYS"))).isNull();
+        assertThat(context.forwarded()).filteredOn(f -> f.childName().orElse("").equals(
+                ReplayTopology.BUCKET_TASKS_SINK)).singleElement().satisfies(f -> assertThat(
+                        ((io.tidemark.messages.BucketTask) f.record().value()).details().prefix()).isEqualTo("broken"));
     }
 
     /**

@@ -849,6 +849,107 @@ class ReplayTopologyTest {
         }
     }
 
+    private TestOutputTopic<String, io.tidemark.messages.BucketTask> bucketTasks() {
+        return driver.createOutputTopic(topics.bucketTasks().name(), Serdes.String().deserializer(),
+                topics.bucketTasks().valueSerde().deserializer());
+    }
+
+    private TestOutputTopic<String, byte[]> deadTimers() {
+        return driver.createOutputTopic(topics.replayStreamsDlq().name(), Serdes.String().deserializer(),
+                Serdes.ByteArray().deserializer());
+    }
+
+    /** A timer whose bytes cannot be decoded, stored as a corrupted changelog record would leave it. */
+    private void undecodableTimer(Instant due, String timerId) {
+        org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> timers =
+                driver.getKeyValueStore(TimerStore.TIMERS);
+        timers.put(TimerStore.key(due, timerId), new byte[] {1, (byte) 0xFF});
+    }
+
+    /**
+     * Issue 43 item 6 (invariant 6, a skip is never a loss): a timer that cannot be decoded is moved aside to
+     * replay-streams.dlq so the rest of its task fires, and its object's expiration must not go with it. Its id names
+     * its bucket and key (a key may hold '#' and '/'), so a recovery walk of that key is asked for: the walk's listing
+     * re-arms the timer, or acts at once if it is due.
+     */
+    @Test
+    void shouldAskForAWalkOfTheKeyOfATimerMovedAsideBecauseItCannotBeDecoded() {
+        lifecycle("b", EXPIRE_1_DAY);
+        var bucketTasks = bucketTasks();
+        var dead = deadTimers();
+        undecodableTimer(T0, "b/logs/a#1/x.log#EXPIRATION_DAYS");
+
+        advanceTo(T0.plusSeconds(2));
+
+        assertThat(dead.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly("b/logs/a#1/x.log#EXPIRATION_DAYS");
+        assertThat(bucketTasks.readKeyValuesToList()).as("a recovery walk of the timer's key").singleElement()
+                .satisfies(walk -> {
+                    assertThat(walk.key).isEqualTo("b");
+                    assertThat(walk.value.action()).isEqualTo(io.tidemark.messages.BucketTask.PROCESS_BUCKET);
+                    assertThat(walk.value.target().bucket()).isEqualTo("b");
+                    assertThat(walk.value.details().mode()).isEqualTo(io.tidemark.messages.BucketTask.Mode.recovery);
+                    assertThat(walk.value.details().prefix()).isEqualTo("logs/a#1/x.log");
+                    assertThat(walk.value.details().marker()).isNull();
+                    assertThat(walk.value.details().scanId()).startsWith("moved-aside-b-");
+                });
+        assertThat(metrics.total("tidemark.replay.timers.moved.aside", "unreadable-or-failed")).isEqualTo(1);
+        assertThat(metrics.total("tidemark.replay.walks.requested", "moved-aside")).isEqualTo(1);
+
+        advanceTo(T0.plusSeconds(5));
+        assertThat(bucketTasks.isEmpty()).as("asked for once: the timer left the store").isTrue();
+    }
+
+    /**
+     * Issue 43 item 6: an upload's timer id names the upload's directory, not its key, and a walk of a prefix never
+     * lists {@code .uploads}: a walk of the whole bucket finds it again (once per tick, however many uploads). An id
+     * whose kind cannot be read falls back to the same; one that names no bucket, or a bucket with no lifecycle
+     * configuration now, gets only the dead letter, the metric and the log line.
+     */
+    @Test
+    void shouldAskForAWalkOfTheWholeBucketForAnUploadOrACorruptIdAndNoneWithoutABucket() {
+        TidemarkConfig roomy = new TidemarkConfig(Map.of("shard.bits", "0", "lifecycle.day.seconds", "10",
+                "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000"));
+        ReplayStreamsMetrics own = new ReplayStreamsMetrics(new SimpleMeterRegistry());
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "replay-moved-aside-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, "target/tmp/topology-test-" + System.nanoTime());
+        TopicRegistry single = TopicRegistry.from(roomy);
+        // A clock that stands still: the tick is never cut, so every timer below is met in one tick.
+        try (TopologyTestDriver own0 = new TopologyTestDriver(ReplayTopology.build(ReplayTopology.Params
+                .from(roomy, own).withNanoTime(() -> 0L)), props, T0)) {
+            var configsIn = own0.createInputTopic(single.bucketConfigs().name(), Serdes.String().serializer(),
+                    single.bucketConfigs().valueSerde().serializer());
+            for (String bucket : List.of("b", "c")) {
+                configsIn.pipeInput(bucket, new BucketConfig(bucket, "Off", false, ABORT_1_DAY, "h", null, null));
+            }
+            var walks = own0.createOutputTopic(single.bucketTasks().name(), Serdes.String().deserializer(),
+                    single.bucketTasks().valueSerde().deserializer());
+            var dead = own0.createOutputTopic(single.replayStreamsDlq().name(), Serdes.String().deserializer(),
+                    Serdes.ByteArray().deserializer());
+            org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> timers =
+                    own0.getKeyValueStore(TimerStore.TIMERS);
+            List<String> ids = List.of(TimerPlanner.uploadTimerId("b", ".uploads/u1"),
+                    TimerPlanner.uploadTimerId("b", ".uploads/u2"), "c/garbage", "gone/logs/a#EXPIRATION_DAYS",
+                    "no bucket here");
+            for (String id : ids) {
+                timers.put(TimerStore.key(T0, id), new byte[] {1, (byte) 0xFF});
+            }
+
+            own0.advanceWallClockTime(Duration.ofSeconds(1));
+
+            assertThat(dead.readKeyValuesToList()).extracting(kv -> kv.key).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(walks.readKeyValuesToList()).allSatisfy(walk -> {
+                assertThat(walk.value.details().mode()).isEqualTo(io.tidemark.messages.BucketTask.Mode.recovery);
+                assertThat(walk.value.details().prefix()).as("the whole bucket").isEmpty();
+                assertThat(walk.value.details().scanId()).startsWith("moved-aside-" + walk.key + "-");
+            }).extracting(walk -> walk.key).as("one walk of b for both uploads, one of c; none of gone, which has no "
+                    + "lifecycle configuration, nor for the id without a bucket").containsExactlyInAnyOrder("b", "c");
+            assertThat(own.total("tidemark.replay.timers.moved.aside", "unreadable-or-failed")).isEqualTo(5);
+            assertThat(own.total("tidemark.replay.walks.requested", "moved-aside")).isEqualTo(2);
+        }
+    }
+
     @Test
     void shouldSkipAPoisonRecordAndGoOn() {
         lifecycle("b", EXPIRE_1_DAY);
