@@ -41,9 +41,11 @@ import org.slf4j.LoggerFactory;
  * and one the filer failed on itself (UNKNOWN, INTERNAL, CANCELLED) the same, a bounded number of times. A Kafka
  * failure aborts the transaction, rewinds to the batch's first offsets and tries again after a growing pause. A page that cannot be walked — that bound reached, a refusal, a bug — stops its walk as
  * <em>failed</em>, not finished: the walk state keeps the page, the conductor resumes the walk from it at its next
- * pass (a walk of one key is sent again instead), and it is counted and alerted on. A transaction the coordinator
- * aborted for outliving its timeout is told from fencing by how long it was open: a new producer takes over and the
- * pages are done again. A fenced producer otherwise ends the loop with an exception.
+ * pass (a walk of one key is sent again instead), and it is counted and alerted on. That state is written before the
+ * page commits — once the page's offset is consumed with no continuation, it is the only trace of the walk — and while
+ * ZooKeeper does not take it, the page waits and is tried again like a page the filer failed on. A transaction the
+ * coordinator aborted for outliving its timeout is told from fencing by how long it was open: a new producer takes
+ * over and the pages are done again. A fenced producer otherwise ends the loop with an exception.
  */
 final class PageLoop {
 
@@ -71,6 +73,8 @@ final class PageLoop {
     private final Clock clock;
     /** Failed attempts per page (scan and marker) the filer failed on, until the page commits or its walk fails. */
     private final Map<String, Integer> faults = new LinkedHashMap<>();
+    /** Failed attempts per failed page at writing its walk's failure, until the write or the page's commit. */
+    private final Map<String, Integer> unrecorded = new LinkedHashMap<>();
     private Producer<byte[], byte[]> producer;
     private long transactionBegan;
     private volatile boolean polling;
@@ -112,11 +116,11 @@ final class PageLoop {
                         afterCommit(c);
                     }
                     if (batch.retry() != null) {
-                        // The page the filer failed on, and what followed it on its partition, are polled again
-                        // after the pause; the pages before it are committed.
-                        metrics.failure("filer");
-                        log.warn("a page failed on the filer and is tried again in {} ms: {}",
-                                batch.retryAfter().toMillis(), batch.retry().toString());
+                        // The page that waits, and what followed it on its partition, are polled again after the
+                        // pause; the pages before it are committed.
+                        metrics.failure(batch.retry().where());
+                        log.warn("a page {} and is tried again in {} ms: {}", batch.retry().what(),
+                                batch.retryAfter().toMillis(), batch.retry().cause().toString());
                         sleep(batch.retryAfter(), running);
                     }
                 } catch (KafkaException e) {
@@ -157,21 +161,33 @@ final class PageLoop {
     }
 
     /**
-     * What one transaction did: the pages it committed and, when a page failed on the filer in a way that may pass,
-     * that failure and how long to wait before the page is tried again.
+     * Why a page waits to be tried again, and how often it has: the filer failed on it in a way that may pass, or its
+     * walk failed and ZooKeeper did not take the failure.
+     *
+     * @param where the {@code page.failures} tag
+     * @param what  what happened, for the log
      */
-    private record Batch(List<Committed> done, SeaweedCallException retry, Duration retryAfter) {
+    private record Retry(String where, String what, Exception cause, int attempts) {
+
+        Retry worse(Retry other) {
+            return other == null || attempts > other.attempts ? this : other;
+        }
+    }
+
+    /**
+     * What one transaction did: the pages it committed and, when a page waits, why and how long to wait before it is
+     * tried again.
+     */
+    private record Batch(List<Committed> done, Retry retry, Duration retryAfter) {
     }
 
     /** Thrown by {@link #walk} for a page to be tried again: the filer failed on it in a way that may pass. */
     private static final class TryAgain extends RuntimeException {
-        final SeaweedCallException cause;
-        final int attempts;
+        final Retry retry;
 
         TryAgain(SeaweedCallException cause, int attempts) {
             super(cause);
-            this.cause = cause;
-            this.attempts = attempts;
+            this.retry = new Retry("filer", "failed on the filer", cause, attempts);
         }
     }
 
@@ -181,7 +197,7 @@ final class PageLoop {
         List<Committed> done = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Map<TopicPartition, Long> left = new LinkedHashMap<>();
-        TryAgain retry = null;
+        Retry retry = null;
         boolean cut = false;
         for (ConsumerRecord<byte[], byte[]> record : records) {
             TopicPartition tp = new TopicPartition(record.topic(), record.partition());
@@ -207,8 +223,16 @@ final class PageLoop {
             } catch (TryAgain again) {
                 // This page, and the rest of its partition in order behind it, wait; other partitions go on.
                 left.put(tp, record.offset());
-                retry = retry == null || again.attempts > retry.attempts ? again : retry;
+                retry = again.retry.worse(retry);
                 continue;
+            }
+            if (result.failed()) {
+                Retry unrecordedFailure = recordFailure(task, result);
+                if (unrecordedFailure != null) {
+                    left.put(tp, record.offset());
+                    retry = unrecordedFailure.worse(retry);
+                    continue;
+                }
             }
             offsets.put(tp, new OffsetAndMetadata(record.offset() + 1));
             send(task, result);
@@ -230,9 +254,28 @@ final class PageLoop {
         }
         for (Committed c : done) {
             faults.remove(pageKey(c.task()));
+            unrecorded.remove(pageKey(c.task()));
         }
         return retry == null ? new Batch(done, null, Duration.ZERO)
-                : new Batch(done, retry.cause, backoff(retry.attempts - 1));
+                : new Batch(done, retry, backoff(retry.attempts() - 1));
+    }
+
+    /**
+     * Writes the walk's failure to its state, before the page commits: a failed page commits with no continuation,
+     * and a failure written after it could be lost with the ZooKeeper session, leaving the walk "under way" with no
+     * task behind it — a recovery walk's re-arms past the page never sent.
+     *
+     * @return {@code null} when written; else why the page waits
+     */
+    private Retry recordFailure(BucketTask task, PageWorker.PageResult result) {
+        try {
+            progress.failed(task, result.failure());
+            unrecorded.remove(pageKey(task));
+            return null;
+        } catch (Exception e) {
+            return new Retry("zookeeper", "stopped its walk, which the walk state could not record", e,
+                    unrecorded.merge(pageKey(task), 1, Integer::sum));
+        }
     }
 
     /**
@@ -331,7 +374,7 @@ final class PageLoop {
         PageWorker.PageResult result = c.result();
         String mode = task.details().mode().name();
         metrics.page(mode, result.output(), c.took());
-        if ("failed".equals(result.endReason())) {
+        if (result.failed()) {
             metrics.walkFailed(task.target().bucket(), mode);
             boolean again = result.next().isPresent();
             log.error("bucket {}: walk {} ({}) failed at {}: {}; {}", task.target().bucket(), task.details().scanId(),
@@ -339,11 +382,10 @@ final class PageLoop {
                     again ? "the walk of the key is sent again" : task.details().prefix() == null
                             || task.details().prefix().isEmpty() ? "the next conductor pass resumes it from there"
                             : "it is given up");
-            progress.failed(task, result.failure());
             return;
         }
         boolean last = result.next().isEmpty();
-        var took = progress.paged(task, result.output().handled, result.output().nullMarkers, last);
+        var took = progress.paged(task, result.output().handled, result.output().nullMarkers, result.next());
         if (last) {
             String reason = result.endReason() == null ? "finished" : result.endReason();
             metrics.walkEnded(task.target().bucket(), mode, reason, took.orElse(null));

@@ -32,6 +32,11 @@ final class PageWorker {
         PageResult(PageOutput output, Optional<BucketTask> next, String endReason) {
             this(output, next, endReason, null);
         }
+
+        /** Whether the page could not be walked, which stops its walk as failed. */
+        boolean failed() {
+            return "failed".equals(endReason);
+        }
     }
 
     private final EntryLister lister;

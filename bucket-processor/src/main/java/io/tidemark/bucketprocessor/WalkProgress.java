@@ -12,9 +12,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Records each committed page in the bucket's walk state in ZooKeeper, for the conductor's "walk under way" check
- * and for walker freshness. Advisory: a failure here is logged and counted by the caller, never stops a walk (the
- * committed offsets are the walk's cursor), and at worst makes the conductor skip that bucket until the walk
- * counts as stale.
+ * and for walker freshness, with the task the walk goes on with: should its chain of tasks be lost, the conductor
+ * resumes a stalled recovery walk from there. A page's record is advisory — its failure is logged and never stops a
+ * walk (the committed offsets are the walk's cursor; a record a page behind only makes a resume redo a page) — but a
+ * walk's failure is not: once the failed page commits, the state is all that is left of the walk, so
+ * {@link #failed} throws and the page waits until it is recorded.
  */
 class WalkProgress {
 
@@ -30,11 +32,11 @@ class WalkProgress {
 
     /**
      * Records a page done, which met {@code nullMarkers} null delete markers (the walk state keeps the last finished
-     * walk's count for {@code tidemark status}).
+     * walk's count for {@code tidemark status}) and went on with {@code next} (empty: it ended the walk).
      *
      * @return how long the walk took, when this page ended it and the walk's start is known
      */
-    Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, boolean last) {
+    Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, Optional<BucketTask> next) {
         if (task.details().prefix() != null && !task.details().prefix().isEmpty()) {
             // A walk of one prefix (replay-streams asks for one when an older version of a key is latest again)
             // says nothing of the whole bucket's freshness, and must not take the state over from a bucket walk.
@@ -42,6 +44,8 @@ class WalkProgress {
         }
         String scanId = task.details().scanId();
         boolean first = task.details().marker() == null;
+        boolean last = next.isEmpty();
+        BucketTask.Details goesOn = next.map(BucketTask::details).orElse(null);
         Instant now = clock.instant();
         try {
             Optional<WalkState> written = states.update(task.target().bucket(), current -> {
@@ -49,12 +53,12 @@ class WalkProgress {
                     if (!first) {
                         // A page of an older walk, still finishing: the newer walk owns the state.
                         return current == null ? WalkState.seeded(scanId, task.details().mode().name(), now, null)
-                                .page(handled, nullMarkers, now, last) : null;
+                                .page(handled, nullMarkers, now, goesOn) : null;
                     }
                     return WalkState.seeded(scanId, task.details().mode().name(), now, current).page(handled,
-                            nullMarkers, now, last);
+                            nullMarkers, now, goesOn);
                 }
-                return current.page(handled, nullMarkers, now, last);
+                return current.page(handled, nullMarkers, now, goesOn);
             });
             return written.filter(s -> last && s.startedAt() != null)
                     .map(s -> Duration.between(s.startedAt(), now));
@@ -67,23 +71,20 @@ class WalkProgress {
 
     /**
      * Records that the walk stopped on this page and will resume from it: it is not finished, so walker freshness
-     * does not move and the conductor takes it up again at its next pass.
+     * does not move and the conductor takes it up again at its next pass. Called before the page commits.
+     *
+     * @throws Exception when ZooKeeper did not take it: the page must not commit yet
      */
-    void failed(BucketTask task, String why) {
+    void failed(BucketTask task, String why) throws Exception {
         if (!wholeBucket(task)) {
             return;
         }
         Instant now = clock.instant();
-        try {
-            states.update(task.target().bucket(), current -> {
-                WalkState base = current != null && task.details().scanId().equals(current.scanId()) ? current
-                        : WalkState.seeded(task.details().scanId(), task.details().mode().name(), now, current);
-                return base.failedOn(task.details(), why, now);
-            });
-        } catch (Exception e) {
-            log.warn("walk state of bucket {} not updated after walk {} failed: {}", task.target().bucket(),
-                    task.details().scanId(), e.toString());
-        }
+        states.update(task.target().bucket(), current -> {
+            WalkState base = current != null && task.details().scanId().equals(current.scanId()) ? current
+                    : WalkState.seeded(task.details().scanId(), task.details().mode().name(), now, current);
+            return base.failedOn(task.details(), why, now);
+        });
     }
 
     /**
@@ -117,7 +118,7 @@ class WalkProgress {
     static WalkProgress none(Clock clock) {
         return new WalkProgress(null, clock) {
             @Override
-            Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, boolean last) {
+            Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, Optional<BucketTask> next) {
                 return Optional.empty();
             }
 

@@ -10,11 +10,16 @@ import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.pb.MetaLogProto.EventKind;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.messages.pb.MetaLogProto.RearmRole;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 @LocalClusterTest
@@ -57,7 +62,8 @@ class BucketProcessorServiceTest {
 
     /**
      * Issue 29 (invariant 7): the walker judged due-ness on its host's clock, so a host three days ahead sent a task
-     * for an object written a moment ago under a one-day rule. It judges on the filer's clock: a timer, no task.
+     * for an object written a moment ago under a one-day rule. It judges on the filer's clock: a timer, no task — the
+     * object re-armed, as listed, for replay-streams to time (issue 43 item 8: a walk that did nothing passed too).
      */
     @Test
     void shouldJudgeDueOnTheFilersClockWhenItsHostRunsAhead(LocalCluster cluster, ClusterNamespace ns)
@@ -74,9 +80,21 @@ class BucketProcessorServiceTest {
                     new BucketTask.Details("scan-ahead", BucketTask.Mode.recovery, "", null)));
 
             await().atMost(Duration.ofSeconds(60)).until(() -> f.finished("b", "scan-ahead"));
-            await().atMost(Duration.ofSeconds(60)).until(() -> !f.committedBucketTasks().isEmpty());
 
-            assertThat(f.committedTasks()).as("no task for an object due in a day").isEmpty();
+            // The walk's transaction becomes readable once its markers are written, a moment after its commit.
+            Entry listed = f.emulator.store().lookup("/buckets/b", "fresh").orElseThrow();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(f.committedRearms())
+                    .as("re-armed, as listed, for replay-streams to time").containsOnlyKeys("b/fresh")
+                    .extractingByKey("b/fresh").asInstanceOf(InstanceOfAssertFactories.list(MetaLogRecord.class))
+                    .singleElement().satisfies(rearm -> {
+                        assertThat(rearm.getKind()).isEqualTo(EventKind.REARM);
+                        assertThat(rearm.getRearmRole()).isEqualTo(RearmRole.CURRENT);
+                        assertThat(rearm.getBucket()).isEqualTo("b");
+                        assertThat(rearm.getLogicalKey()).isEqualTo("fresh");
+                        assertThat(rearm.getDirectory()).isEqualTo("/buckets/b");
+                        assertThat(rearm.getEvent().getNewEntry()).as("the entry as listed").isEqualTo(listed);
+                    }));
+            assertThat(f.committedTasks()).as("no task for an object due in a day, in the same transaction").isEmpty();
         }
     }
 

@@ -45,7 +45,7 @@ class PageLoopTest {
     }
 
     /** What the loop told the walk states: which walks finished and which failed. */
-    private static final class RecordingProgress extends WalkProgress {
+    private static class RecordingProgress extends WalkProgress {
         final List<String> finished = new ArrayList<>();
         final List<String> failed = new ArrayList<>();
 
@@ -54,8 +54,8 @@ class PageLoopTest {
         }
 
         @Override
-        Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, boolean last) {
-            if (last) {
+        Optional<Duration> paged(BucketTask task, long handled, long nullMarkers, Optional<BucketTask> next) {
+            if (next.isEmpty()) {
                 finished.add(task.target().bucket());
             }
             return Optional.empty();
@@ -101,6 +101,11 @@ class PageLoopTest {
     /** Runs the loop for {@code polls} polls over the offered records, all on partition 0 from offset 0. */
     private void run(java.util.function.Function<BucketTask, PageWorker.PageResult> worker, int polls,
                      Supplier<Producer<byte[], byte[]>> producers) {
+        run(worker, polls, producers, progress);
+    }
+
+    private void run(java.util.function.Function<BucketTask, PageWorker.PageResult> worker, int polls,
+                     Supplier<Producer<byte[], byte[]>> producers, WalkProgress progress) {
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(partition));
             consumer.updateBeginningOffsets(Map.of(partition, 0L));
@@ -179,6 +184,38 @@ class PageLoopTest {
         assertThat(progress.failed).singleElement().satisfies(f -> assertThat(f).startsWith("broken: ")
                 .contains("INTERNAL"));
         assertThat(lastCommittedOffset(producer)).isEqualTo(2);
+    }
+
+    /**
+     * Issue 43 item 5: once a failed page commits, the walk state is all that is left of its walk. While ZooKeeper
+     * cannot take the failure, the page is not committed: it waits, its partition behind it, and is tried again.
+     */
+    @Test
+    void shouldNotCommitAFailedPageUntilItsWalkStateSaysFailed() {
+        AtomicInteger refusals = new AtomicInteger(2);
+        List<String> recorded = new ArrayList<>();
+        WalkProgress zookeeperDown = new RecordingProgress() {
+            @Override
+            void failed(BucketTask task, String why) {
+                if (refusals.getAndDecrement() > 0) {
+                    assertThat(producer.consumerGroupOffsetsHistory()).as("nothing committed before the record")
+                            .isEmpty();
+                    throw new IllegalStateException("ZooKeeper: ConnectionLoss for /lifecycle/data/walks/broken");
+                }
+                recorded.add(task.target().bucket());
+            }
+        };
+        offer(task("broken"));
+        run(task -> {
+            throw new IllegalStateException("a bug this task trips");
+        }, 20, () -> {
+            producer.initTransactions();
+            return producer;
+        }, zookeeperDown);
+
+        assertThat(recorded).as("recorded once, when ZooKeeper took it").containsExactly("broken");
+        assertThat(producer.consumerGroupOffsetsHistory()).as("committed once, after the record").hasSize(1);
+        assertThat(lastCommittedOffset(producer)).isEqualTo(1);
     }
 
     @Test

@@ -8,12 +8,15 @@ import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.WalkState;
 import io.tidemark.zookeeper.WalkStates;
 import io.tidemark.zookeeper.ZooKeeperConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,8 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** One bucket-processor deployment for a test: its own emulator, topic prefix and chroot on the shared cluster. */
@@ -120,6 +125,19 @@ final class ProcessorFixture implements AutoCloseable {
 
     List<ObjectTask> committedTasks() {
         return TopicReader.committedValues(config.consumerProperties(), topics.objectTasks(), Duration.ofSeconds(30));
+    }
+
+    /** The committed re-arm records, by record key ({@code bucket/logicalKey}), in the order of each partition. */
+    Map<String, List<MetaLogRecord>> committedRearms() {
+        Map<String, List<MetaLogRecord>> byKey = new LinkedHashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                KafkaClients.committedReader(config.consumerProperties()), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            TopicReader.readToEnd(consumer, topics.rearm().name(), topics.rearm().partitions(), Duration.ofSeconds(30),
+                    r -> byKey.computeIfAbsent(new String(r.key(), StandardCharsets.UTF_8), k -> new ArrayList<>())
+                            .add(topics.rearm().valueSerde().deserializer().deserialize(r.topic(), r.value())));
+        }
+        return byKey;
     }
 
     List<BucketTask> committedBucketTasks() {

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 @LocalClusterTest
@@ -26,6 +27,11 @@ class WalkProgressTest {
                 new BucketTask.Details(scanId, mode, prefix, marker));
     }
 
+    /** The task a page goes on with: the same walk, further on. */
+    private static Optional<BucketTask> goesOn(String scanId, BucketTask.Mode mode) {
+        return Optional.of(task(scanId, mode, "", "further"));
+    }
+
     /** A one-key walk must neither finish nor take over the walk of the whole bucket that is under way. */
     @Test
     void shouldLeaveTheBucketsWalkStateAloneForAWalkOfOnePrefix(LocalCluster cluster, ClusterNamespace ns)
@@ -35,19 +41,21 @@ class WalkProgressTest {
         try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
             WalkStates states = new WalkStates(zk.client());
             WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
-            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 2, false);
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 2,
+                    goesOn("steady-1", BucketTask.Mode.steady));
 
             assertThat(progress.paged(task("promoted-photos-1", BucketTask.Mode.recovery, "2026/a.jpg", null), 3, 0,
-                    true)).isEmpty();
+                    Optional.empty())).isEmpty();
 
             WalkState state = states.read("photos").orElseThrow();
             assertThat(state.scanId()).isEqualTo("steady-1");
             assertThat(state.finishedAt()).as("the bucket's walk is still under way").isNull();
-            progress.paged(task("steady-1", BucketTask.Mode.steady, "", "m"), 500, 1, true);
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", "m"), 500, 1, Optional.empty());
             assertThat(states.read("photos").orElseThrow().finishedAt()).isEqualTo(NOW);
             // Null delete markers met by the walk, kept for status until the next walk finishes.
             assertThat(states.read("photos").orElseThrow().lastNullMarkers()).isEqualTo(3);
-            progress.paged(task("steady-2", BucketTask.Mode.steady, "", null), 10, 0, false);
+            progress.paged(task("steady-2", BucketTask.Mode.steady, "", null), 10, 0,
+                    goesOn("steady-2", BucketTask.Mode.steady));
             assertThat(states.read("photos").orElseThrow().lastNullMarkers()).isEqualTo(3);
         }
     }
@@ -64,15 +72,18 @@ class WalkProgressTest {
         try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
             WalkStates states = new WalkStates(zk.client());
             WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
-            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 0, false);
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 0,
+                    goesOn("steady-1", BucketTask.Mode.steady));
             assertThat(progress.superseded(task("steady-1", BucketTask.Mode.steady, "", "m1"))).isFalse();
 
-            progress.paged(task("recovery-1", BucketTask.Mode.recovery, "", null), 1000, 0, false);
+            progress.paged(task("recovery-1", BucketTask.Mode.recovery, "", null), 1000, 0,
+                    goesOn("recovery-1", BucketTask.Mode.recovery));
 
             assertThat(progress.superseded(task("steady-1", BucketTask.Mode.steady, "", "m2"))).as("steady gives way")
                     .isTrue();
             assertThat(progress.superseded(task("recovery-1", BucketTask.Mode.recovery, "", "r1"))).isFalse();
-            progress.paged(task("steady-2", BucketTask.Mode.steady, "", null), 10, 0, false);
+            progress.paged(task("steady-2", BucketTask.Mode.steady, "", null), 10, 0,
+                    goesOn("steady-2", BucketTask.Mode.steady));
             assertThat(progress.superseded(task("recovery-1", BucketTask.Mode.recovery, "", "r2")))
                     .as("a recovery walk is owed to its end; a steady one does not stop it").isFalse();
             assertThat(progress.superseded(task("promoted-1", BucketTask.Mode.recovery, "k", "x")))
@@ -89,7 +100,8 @@ class WalkProgressTest {
         try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
             WalkStates states = new WalkStates(zk.client());
             WalkProgress progress = new WalkProgress(states, Clock.fixed(NOW, ZoneOffset.UTC));
-            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 0, false);
+            progress.paged(task("steady-1", BucketTask.Mode.steady, "", null), 1000, 0,
+                    goesOn("steady-1", BucketTask.Mode.steady));
             BucketTask stuck = task("steady-1", BucketTask.Mode.steady, "", "logs/k0042");
 
             progress.failed(stuck, "the filer failed 5 times: UNKNOWN");

@@ -40,7 +40,7 @@ public final class ConductorMetrics {
         underWay = Counter.builder("tidemark.conductor.buckets.under.way")
                 .description("Buckets not seeded because their previous walk is still going").register(registry);
         resumed = Counter.builder("tidemark.conductor.walks.resumed")
-                .description("Failed walks taken up again from the page they stopped on").register(registry);
+                .description("Failed walks, and stalled recovery walks, taken up again from their resume point").register(registry);
         duration = Timer.builder("tidemark.conductor.pass.duration").description("How long passes took")
                 .register(registry);
         Gauge.builder("tidemark.conductor.last.pass.timestamp.seconds", lastPassSeconds, AtomicLong::get)

@@ -16,8 +16,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One walker pass. Takes the walker lock (a second conductor skips or waits, never overlaps); checks the backlog
  * of the bucket-processor and object-processor groups (skipping the pass above the limit, so walks never pile onto
- * work not yet done) and the operators' pause (a paused cluster seeds nothing, a paused bucket is passed over); then,
- * for each registered bucket whose rules need walks and whose previous walk is not under
- * way, records the new walk in ZooKeeper and publishes its first steady bucket task.
+ * work not yet done) and the operators' pause (a paused cluster seeds nothing, a paused bucket is passed over); then
+ * resumes every walk it owes the rest of ({@link OwedWalk}: a failed walk, a stalled recovery walk), and publishes the
+ * first steady bucket task of a new walk for each registered bucket whose rules need walks and whose previous walk is
+ * not under way. A walk's state is written only once its task is in Kafka ({@link Handoffs}).
  */
 final class ConductorPass {
 
@@ -94,24 +95,6 @@ final class ConductorPass {
         }
     }
 
-    /** The task that resumes the bucket's failed walk, the state marked as resumed; empty when none failed. */
-    private Optional<BucketTask> resumeFailed(WalkStates walks, String bucket) throws Exception {
-        Optional<WalkState> state = walks.read(bucket);
-        if (state.isEmpty() || !state.get().failed() || state.get().resume() == null) {
-            return Optional.empty();
-        }
-        Instant now = clock.instant();
-        String scanId = state.get().scanId();
-        Optional<WalkState> taken = walks.update(bucket, current -> current != null && current.failed()
-                && scanId.equals(current.scanId()) ? current.resumed(now) : null);
-        if (taken.isEmpty()) {
-            return Optional.empty();
-        }
-        metrics.resumed();
-        return Optional.of(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
-                state.get().resume()));
-    }
-
     private PassReport seed() {
         Controls controls;
         try {
@@ -147,11 +130,11 @@ final class ConductorPass {
         }
         LifecycleBuckets registry = new LifecycleBuckets(zookeeper);
         WalkStates walks = new WalkStates(zookeeper);
-        List<String> seeded = new ArrayList<>();
+        Handoffs handoffs = new Handoffs(producer, bucketTasks, walks);
         List<String> underWay = new ArrayList<>();
         List<String> paused = new ArrayList<>();
-        List<Future<?>> sends = new ArrayList<>();
         int notWalked = 0;
+        String stopped = null;
         try {
             for (var node : registry.readAll().entrySet()) {
                 String bucket = node.getKey();
@@ -161,14 +144,16 @@ final class ConductorPass {
                     paused.add(bucket);
                     continue;
                 }
-                Optional<BucketTask> resumed = resumeFailed(walks, bucket);
-                if (resumed.isPresent()) {
-                    // A walk that stopped on a page it could not walk is taken up again from that page, whatever the
-                    // bucket's rules: a recovery walk (the only walk a timers-only bucket gets) is owed to the end.
-                    sends.add(producer.send(bucketTasks.record(bucket, resumed.get())));
-                    seeded.add(bucket);
-                    log.info("bucket {}: resuming failed walk {} from {}", bucket, resumed.get().details().scanId(),
-                            resumed.get().details().marker() == null ? "its start" : resumed.get().details().marker());
+                Instant now = clock.instant();
+                Optional<WalkState> state = walks.read(bucket);
+                Optional<OwedWalk> owed = OwedWalk.of(bucket, state, now, settings.walkStaleAfter());
+                if (owed.isPresent()) {
+                    OwedWalk walk = owed.get();
+                    handoffs.send(walk.task(), current -> walk.resumedFrom(current, now), true);
+                    log.info("bucket {}: resuming {} walk {} ({}) from {}", bucket,
+                            walk.failed() ? "failed" : "stalled", walk.task().details().scanId(),
+                            walk.task().details().mode(), walk.task().details().marker() == null ? "its start"
+                                    : walk.task().details().marker());
                     continue;
                 }
                 if (!RegistryEntry.walked(entry)) {
@@ -178,30 +163,35 @@ final class ConductorPass {
                 if (entry.isEmpty()) {
                     log.warn("bucket {}: its registry node cannot be read; walking it to be safe", bucket);
                 }
-                Instant now = clock.instant();
-                String scanId = "steady-" + bucket + "-" + now.toEpochMilli();
-                Optional<WalkState> started = walks.update(bucket, current -> current != null
-                        && current.inProgress(now, settings.walkStaleAfter()) ? null
-                        : WalkState.seeded(scanId, BucketTask.Mode.steady.name(), now, current));
-                if (started.isEmpty()) {
+                if (state.isPresent() && state.get().inProgress(now, settings.walkStaleAfter())) {
                     underWay.add(bucket);
                     continue;
                 }
-                BucketTask task = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
-                        new BucketTask.Details(scanId, BucketTask.Mode.steady, "", null));
-                sends.add(producer.send(bucketTasks.record(bucket, task)));
-                seeded.add(bucket);
-            }
-            producer.flush();
-            for (Future<?> send : sends) {
-                send.get(30, TimeUnit.SECONDS);
+                String scanId = "steady-" + bucket + "-" + now.toEpochMilli();
+                WalkState seen = state.orElse(null);
+                // Recorded once sent, and only over the state this decision was made on: a processor that already
+                // took the new walk's first page has written its state itself.
+                handoffs.send(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
+                                new BucketTask.Details(scanId, BucketTask.Mode.steady, "", null)),
+                        current -> Objects.equals(current, seen)
+                                ? WalkState.seeded(scanId, BucketTask.Mode.steady.name(), now, current) : null,
+                        false);
             }
         } catch (Exception e) {
-            return new PassReport(PassOutcome.FAILED, seeded, underWay, paused, notWalked, backlog,
-                    "seeding stopped: " + e.getMessage() + "; buckets recorded as seeded but not sent are walked "
-                            + "again once their walk counts as stale");
+            stopped = "seeding stopped: " + e.getMessage();
         }
-        metrics.seeded(seeded.size(), underWay.size());
-        return new PassReport(PassOutcome.RAN, seeded, underWay, paused, notWalked, backlog, null);
+        // The tasks handed over so far are settled even when seeding stopped: a walk resumed is recorded as such.
+        Handoffs.Settled settled = handoffs.settle();
+        settled.resumed().forEach(bucket -> metrics.resumed());
+        if (!settled.unsent().isEmpty()) {
+            String unsent = "not sent for " + String.join(", ", settled.unsent()) + " (" + settled.firstFailure()
+                    + "); their walk states are as they were, and the next pass sends them again";
+            stopped = stopped == null ? unsent : stopped + "; " + unsent;
+        }
+        metrics.seeded(settled.sent().size(), underWay.size());
+        if (stopped != null) {
+            return new PassReport(PassOutcome.FAILED, settled.sent(), underWay, paused, notWalked, backlog, stopped);
+        }
+        return new PassReport(PassOutcome.RAN, settled.sent(), underWay, paused, notWalked, backlog, null);
     }
 }

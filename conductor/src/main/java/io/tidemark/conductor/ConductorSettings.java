@@ -54,9 +54,10 @@ public record ConductorSettings(long maxBacklog, Duration lockWait, Duration wal
                             "How long a conductor waits for the walker lock before skipping its pass; 0 skips at once "
                                     + "when another conductor holds it.")
                     .define(WALK_STALE_MS, Type.LONG, 6L * 3_600_000L, Range.atLeast(1_000), Importance.LOW,
-                            "A walk that finished no page for this long counts as abandoned, and the next pass seeds a "
-                                    + "new one for its bucket; until then, a bucket whose walk is under way is not "
-                                    + "seeded again.");
+                            "A walk that finished no page for this long counts as stalled: the next pass resumes a "
+                                    + "recovery walk from its last recorded page (in its own mode) and replaces a steady "
+                                    + "walk with a new one; until then, a bucket whose walk is under way is not seeded "
+                                    + "again.");
         }
     }
 }

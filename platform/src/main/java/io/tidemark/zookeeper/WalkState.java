@@ -15,7 +15,9 @@ import java.time.Instant;
  * @param failedAt       when the walk stopped on a page it could not walk (a filer error that did not pass, a bug),
  *                       {@code null} unless it did; a failed walk is not finished: the conductor resumes it
  * @param failure        why it stopped
- * @param resume         the page it stopped on, from which it resumes
+ * @param resume         the task from which the walk resumes should it stop: the page it failed on, or, while it runs,
+ *                       the task its last recorded page went on with ({@code null} once finished, and in states written
+ *                       before it was kept); the conductor resumes a failed walk, or a stalled recovery walk, from it
  * @param nullMarkers    null delete markers this walk has met so far: versions no request can remove (the gateway
  *                       looks for version "null" at the bare path only)
  * @param lastNullMarkers how many the most recent walk to finish met, kept across the start of the next one
@@ -44,15 +46,35 @@ public record WalkState(String scanId, String mode, Instant startedAt, long page
         return failedAt != null && finishedAt == null;
     }
 
+    /**
+     * Whether the walk neither finished nor failed, yet made no progress within {@code staleAfter}: its chain of tasks
+     * may be lost (a task never sent, a failure never recorded) or its processors down.
+     */
+    public boolean stalled(Instant now, Duration staleAfter) {
+        return finishedAt == null && failedAt == null && !inProgress(now, staleAfter);
+    }
+
     public WalkState page(long listed, Instant now, boolean last) {
         return page(listed, 0, now, last);
     }
 
     /** One more page done, which met {@code nullMarkersMet} null delete markers. */
     public WalkState page(long listed, long nullMarkersMet, Instant now, boolean last) {
+        return page(listed, nullMarkersMet, now, (BucketTask.Details) null, last);
+    }
+
+    /**
+     * One more page done, which met {@code nullMarkersMet} null delete markers and went on with {@code next} ({@code
+     * null}: it was the last).
+     */
+    public WalkState page(long listed, long nullMarkersMet, Instant now, BucketTask.Details next) {
+        return page(listed, nullMarkersMet, now, next, next == null);
+    }
+
+    private WalkState page(long listed, long nullMarkersMet, Instant now, BucketTask.Details next, boolean last) {
         long met = nullMarkers + nullMarkersMet;
         return new WalkState(scanId, mode, startedAt, pages + 1, entries + listed, now, last ? now : null,
-                last ? now : lastFinishedAt, null, null, null, met, last ? met : lastNullMarkers);
+                last ? now : lastFinishedAt, null, null, last ? null : next, met, last ? met : lastNullMarkers);
     }
 
     /** The walk stopped on the page {@code at}; it resumes from there. */
@@ -61,9 +83,9 @@ public record WalkState(String scanId, String mode, Instant startedAt, long page
                 nullMarkers, lastNullMarkers);
     }
 
-    /** The failed walk taken up again from its page. */
+    /** The failed or stalled walk taken up again from {@link #resume}, which stays its resume point. */
     public WalkState resumed(Instant now) {
-        return new WalkState(scanId, mode, startedAt, pages, entries, now, null, lastFinishedAt, null, null, null,
+        return new WalkState(scanId, mode, startedAt, pages, entries, now, null, lastFinishedAt, null, null, resume,
                 nullMarkers, lastNullMarkers);
     }
 }
