@@ -16,13 +16,13 @@ import java.util.function.LongSupplier;
 /**
  * Carries out one attempt at a task, without blocking the loop: the rules are checked as they are now (a task they no
  * longer ask for ends as NOOP_RULE_CHANGED, architecture.md, invariant 5; one they ask for later, judged on the filer's
- * clock, waits as NOT_DUE_YET, invariant 7), a noncurrent version's role and rank against
- * a fresh read of its key (NOOP_VERSION_CHANGED), an abort against the uploads a completion left behind, and only then
- * is the gateway called, once — unless the operators' controls say otherwise (the cluster paused: HOLD; the bucket
- * paused: PAUSED, deferred to a walk; a dry run: DRY_RUN, recorded and not sent), which are looked at last, the moment
- * before the call: a call it did not answer is made again only after the same checks again. The result is
- * the loop's {@link Decision}; the future fails only when the attempt ended without any answer (the processor is
- * stopping).
+ * clock, waits as NOT_DUE_YET, invariant 7), a noncurrent version's role, rank and last demotion against a fresh read
+ * of its key (NOOP_VERSION_CHANGED, or NOT_DUE_YET for a short wait), an abort against the uploads a completion left
+ * behind, and only then is the gateway called, once — unless the operators' controls say otherwise (the cluster
+ * paused: HOLD; the bucket paused: PAUSED, deferred to a walk; a dry run: DRY_RUN, recorded and not sent), which are
+ * looked at last, the moment before the call: a call it did not answer is made again only after the same checks again.
+ * The result is the loop's {@link Decision}; the future fails only when the attempt ended without any answer (the
+ * processor is stopping).
  */
 final class ActionRunner {
 
@@ -87,23 +87,36 @@ final class ActionRunner {
                 }));
     }
 
-    /** The rules' answer at the filer's time {@code at}; then the version's role and rank, and the gateway's. */
+    /**
+     * The rules' answer at the filer's time {@code at}; then the version's role, rank and last demotion, and the
+     * gateway's. What follows the rules' answer is judged under the rule that allowed the task — the one it names, or
+     * one of the same content under another ID — never under a rule looked up by the task's ID alone.
+     */
     private CompletableFuture<Decision> actOn(PendingTask task, int attempt, CurrentRules.Now now,
                                               RuleRecheck.Result recheck, Instant at) {
         if (recheck.stale() != null) {
             return CompletableFuture.completedFuture(OutcomePolicy.ruleChanged(recheck.stale()));
         }
+        CompiledRule rule = recheck.rule();
         if (recheck.notDueBefore() != null) {
-            return CompletableFuture.completedFuture(OutcomePolicy.notDueYet(recheck.notDueBefore(), at,
-                    task.task.details().ruleId()));
+            return CompletableFuture.completedFuture(OutcomePolicy.notDueYet(recheck.notDueBefore(), at, rule.id()));
         }
-        int keep = now.rules().flatMap(r -> r.rule(task.task.details().ruleId()))
-                .map(CompiledRule::newerNoncurrentVersions).orElse(0);
-        return versionCheck(task, keep).thenCompose(changed -> changed.isPresent()
-                ? CompletableFuture.completedFuture(OutcomePolicy.versionChanged(changed.get()))
-                : leftoverCheck(task).thenCompose(shared -> shared.isPresent()
-                ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
-                : call(task, attempt)));
+        return versionCheck(task, rule).thenCompose(look -> {
+            if (look.changed() != null) {
+                return CompletableFuture.completedFuture(OutcomePolicy.versionChanged(look.changed()));
+            }
+            Optional<LastDemotion.NotDue> later = look.demoted() == null ? Optional.empty()
+                    : LastDemotion.notDue(task.task, keyOf(task), rule, now.rules().orElseThrow().calendar(),
+                    look.demoted(), at);
+            if (later.isPresent()) {
+                return CompletableFuture.completedFuture(OutcomePolicy.dueLater(later.get().due(), at,
+                        later.get().reason(), OutcomePolicy.fromRecheck(task.task)));
+            }
+            return leftoverCheck(task).thenCompose(shared -> shared.isPresent()
+                    ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
+                    : call(task, attempt).thenApply(decision -> recheck.note() == null ? decision
+                    : decision.noting(recheck.note())));
+        });
     }
 
     /** The call itself, unless the operators' controls say otherwise at this very moment. */
@@ -145,13 +158,15 @@ final class ActionRunner {
                 : target.objectPath();
     }
 
-    private CompletableFuture<Optional<String>> versionCheck(PendingTask task, int keep) {
+    private CompletableFuture<VersionCheck.Look> versionCheck(PendingTask task, CompiledRule rule) {
         if (!VersionCheck.applies(task.kind)) {
-            return CompletableFuture.completedFuture(Optional.empty());
+            return CompletableFuture.completedFuture(new VersionCheck.Look(null, null));
         }
         var target = task.task.target();
-        return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> versions.stale(target.bucket(),
-                keyOf(task), target.versionId(), keep), blockingChecks));
+        int keep = rule.newerNoncurrentVersions();
+        boolean demotion = task.kind == ActionKind.NONCURRENT_DAYS;
+        return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> versions.look(target.bucket(),
+                keyOf(task), target.versionId(), keep, demotion), blockingChecks));
     }
 
     private CompletableFuture<Optional<String>> leftoverCheck(PendingTask task) {

@@ -15,12 +15,17 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -33,6 +38,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * replaying twice is harmless. Each replay and purge is recorded in {@code lifecycle-events}.
  */
 public final class DeadLetters {
+
+    /** Parked tasks replayed in one transaction: a bound on how long one stays open, whatever the batch. */
+    static final int REPLAY_BATCH = 500;
 
     /** One parked record and where it sits in the dead-letter topic. */
     public record Parked(int partition, long offset, String key, DeadLetter letter) {
@@ -48,10 +56,18 @@ public final class DeadLetters {
 
     private final TidemarkConfig config;
     private final TopicRegistry topics;
+    private final Function<Map<String, Object>, Producer<byte[], byte[]>> producers;
 
     public DeadLetters(TidemarkConfig config) {
+        this(config, properties -> new KafkaProducer<>(properties, new ByteArraySerializer(),
+                new ByteArraySerializer()));
+    }
+
+    /** @param producers makes a producer of the given properties (a test's may watch what is sent) */
+    DeadLetters(TidemarkConfig config, Function<Map<String, Object>, Producer<byte[], byte[]>> producers) {
         this.config = config;
         this.topics = TopicRegistry.from(config);
+        this.producers = producers;
     }
 
     /** Every task parked and not yet replayed or purged, in topic order (by partition, then offset). */
@@ -80,32 +96,61 @@ public final class DeadLetters {
     }
 
     /**
-     * Sends the chosen parked tasks back to {@code object-tasks}, each on its own partition, records it, and then
-     * removes them from the dead-letter topic. A crash between the two leaves a task both replayed and parked: a
-     * second replay of it is answered NOOP.
+     * Sends the chosen parked tasks back to {@code object-tasks}, each on its own partition, records it, and removes
+     * it from the dead-letter topic — all three in one Kafka transaction (per batch of {@value #REPLAY_BATCH}).
+     *
+     * <p>A replayed task keeps its action id, so if its cause persists it is parked again under the same dead-letter
+     * key. Its tombstone must therefore land before that: the processor reads {@code object-tasks} committed only, so
+     * it sees the task when the transaction commits — after the tombstone, which is part of it — and parks it again
+     * after that, where compaction keeps it. (Tombstones written after the tasks' acknowledgements erased every task
+     * parked again meanwhile: a large replay with its cause unfixed lost work.) A crash leaves no half: the transaction
+     * aborts, and the letters are still parked, unreplayed.
      */
     public Replay replay(List<Parked> chosen, Clock clock) throws InterruptedException, ExecutionException {
         List<Parked> sent = new ArrayList<>();
         List<Parked> unreadable = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
-            List<Future<RecordMetadata>> acks = new ArrayList<>();
-            for (Parked p : chosen) {
-                if (p.letter().task() == null) {
-                    unreadable.add(p);
-                    continue;
+        List<Parked> replayable = new ArrayList<>();
+        for (Parked p : chosen) {
+            (p.letter().task() == null ? unreadable : replayable).add(p);
+        }
+        if (replayable.isEmpty()) {
+            return new Replay(sent, unreadable);
+        }
+        try (Producer<byte[], byte[]> producer = transactionalProducer()) {
+            producer.initTransactions();
+            for (int from = 0; from < replayable.size(); from += REPLAY_BATCH) {
+                List<Parked> batch = replayable.subList(from, Math.min(replayable.size(), from + REPLAY_BATCH));
+                producer.beginTransaction();
+                try {
+                    List<Future<RecordMetadata>> acks = new ArrayList<>();
+                    for (Parked p : batch) {
+                        ObjectTask task = replayed(p.letter().task());
+                        acks.add(producer.send(tombstone(p)));
+                        acks.add(producer.send(topics.objectTasks().record(p.partition(), lane(p), task)));
+                        acks.add(producer.send(topics.lifecycleEvents().record(p.partition(), lane(p),
+                                TaskRecorder.event(task, "REPLAYED", "replayed from " + topics.objectTasksDlq().name()
+                                        + "/" + p.partition() + "@" + p.offset() + " after " + p.letter().outcome(),
+                                        p.letter().attempts(), clock.instant()))));
+                    }
+                    producer.commitTransaction();
+                    awaitAll(acks);
+                } catch (KafkaException e) {
+                    abort(producer, e);
+                    throw e;
                 }
-                ObjectTask task = replayed(p.letter().task());
-                acks.add(producer.send(topics.objectTasks().record(p.partition(), lane(p), task)));
-                acks.add(producer.send(topics.lifecycleEvents().record(p.partition(), lane(p), TaskRecorder.event(task,
-                        "REPLAYED", "replayed from " + topics.objectTasksDlq().name() + "/" + p.partition() + "@"
-                                + p.offset() + " after " + p.letter().outcome(), p.letter().attempts(),
-                        clock.instant()))));
-                sent.add(p);
+                sent.addAll(batch);
             }
-            awaitAll(acks);
-            awaitAll(sent.stream().map(p -> producer.send(tombstone(p))).toList());
         }
         return new Replay(sent, unreadable);
+    }
+
+    /** Aborts a failed replay batch, unless the producer can no longer do even that (then its close aborts it). */
+    private static void abort(Producer<byte[], byte[]> producer, KafkaException cause) {
+        try {
+            producer.abortTransaction();
+        } catch (KafkaException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     /**
@@ -113,7 +158,7 @@ public final class DeadLetters {
      * {@code lifecycle-events} (records never readable as tasks are removed without one).
      */
     public List<Parked> purge(List<Parked> chosen, Clock clock) throws InterruptedException, ExecutionException {
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (Producer<byte[], byte[]> producer = producer()) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (Parked p : chosen) {
                 if (p.letter().task() != null) {
@@ -134,10 +179,20 @@ public final class DeadLetters {
         return p.letter().lastFailure() != null && p.letter().lastFailure().isBefore(before);
     }
 
-    private KafkaProducer<byte[], byte[]> producer() {
-        return new KafkaProducer<>(KafkaClients.idempotentProducer(config.producerProperties()),
-                new ByteArraySerializer(),
-                new ByteArraySerializer());
+    private Producer<byte[], byte[]> producer() {
+        return producers.apply(KafkaClients.idempotentProducer(config.producerProperties()));
+    }
+
+    /**
+     * A producer whose transactional id is this replay's own: replays never fence each other, and one that crashed
+     * leaves only a transaction the broker aborts at its timeout. One request in flight, as every producer here
+     * (KafkaClients#idempotentProducer, KAFKA-15591).
+     */
+    private Producer<byte[], byte[]> transactionalProducer() {
+        Map<String, Object> properties = KafkaClients.transactionalProducer(config.producerProperties(),
+                topics.objectTasksDlq().name() + ".replay-" + UUID.randomUUID());
+        properties.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        return producers.apply(properties);
     }
 
     private ProducerRecord<byte[], byte[]> tombstone(Parked p) {

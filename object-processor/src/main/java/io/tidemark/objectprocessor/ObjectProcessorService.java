@@ -1,5 +1,6 @@
 package io.tidemark.objectprocessor;
 
+import io.tidemark.zookeeper.OwedWalkNotes;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.seaweed.client.FilerClient;
@@ -130,8 +131,9 @@ public final class ObjectProcessorService extends ManagedService {
             return t;
         });
         resources.own("owed walks", settling::shutdownNow);
-        OwedWalks owedWalks = new OwedWalks(new LifecycleControls(zookeeper.client()), watch::current, recorder::walk,
-                settling, clock, "object-processor " + ManagementFactory.getRuntimeMXBean().getName());
+        OwedWalks owedWalks = new OwedWalks(new LifecycleControls(zookeeper.client()),
+                new OwedWalkNotes(zookeeper.client()), watch::current, recorder::walk, settling, clock,
+                "object-processor " + ManagementFactory.getRuntimeMXBean().getName());
         watch.onChange(owedWalks::controlsChanged);
         loop = new TaskLoop(consumer, topics.objectTasks().name(),
                 new TaskDecoder(topics.objectTasks().valueSerde().deserializer()), caller, runner, recorder,

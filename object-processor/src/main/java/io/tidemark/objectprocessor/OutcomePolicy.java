@@ -49,6 +49,12 @@ final class OutcomePolicy {
         Decision(Verdict verdict, String outcome, String reason, boolean walkTheKey) {
             this(verdict, outcome, reason, walkTheKey, null, false);
         }
+
+        /** The same decision, its reason followed by a note (which rule allowed it, say) for the audit trail. */
+        Decision noting(String note) {
+            String noted = reason == null || reason.isEmpty() ? note : reason + " (" + note + ")";
+            return new Decision(verdict, outcome, noted, walkTheKey, retryIn, owesWalk);
+        }
     }
 
     static final String RPC_ERROR = "RPC_ERROR";
@@ -111,10 +117,29 @@ final class OutcomePolicy {
      * clock, checked again then, and counts no attempt towards parking.
      */
     static Decision notDueYet(Instant due, Instant filerNow, String ruleId) {
+        return heldUntil(due, filerNow, "not due under rule \"" + ruleId + "\" until " + due + " by the filer's clock, "
+                + filerNow + " now");
+    }
+
+    private static Decision heldUntil(Instant due, Instant filerNow, String why) {
         Duration early = Duration.between(filerNow, due).plus(EARLY_WAIT_MARGIN);
-        return new Decision(Verdict.RETRY_LATER, NOT_DUE_YET, "not due under rule \"" + ruleId + "\" until " + due
-                + " by the filer's clock, " + filerNow + " now", false,
+        return new Decision(Verdict.RETRY_LATER, NOT_DUE_YET, why, false,
                 early.compareTo(EARLY_WAIT_MAX) > 0 ? EARLY_WAIT_MAX : early, false);
+    }
+
+    /**
+     * A noncurrent version demoted again since its task was timed: due later, counted from its last demotion. A wait
+     * no longer than one re-check is held in place like an early task (the successor's creation and the task's
+     * demotion time come from different stamps, which a clock skew sets apart by moments). A longer one is not: held
+     * for days, the task would hold its partition's cursor as long. It finishes as NOOP_VERSION_CHANGED, and a walk
+     * of its key re-arms the version's timer from the key as it is now — unless the task came from such a walk
+     * already, which must not loop: the version's own timer from its last demotion, and the periodic walks, time it.
+     */
+    static Decision dueLater(Instant due, Instant filerNow, String why, boolean fromRecheck) {
+        if (Duration.between(filerNow, due).compareTo(EARLY_WAIT_MAX) <= 0) {
+            return heldUntil(due, filerNow, why);
+        }
+        return new Decision(Verdict.COMPLETE, NOOP_VERSION_CHANGED, why, !fromRecheck);
     }
 
     /** The whole cluster is paused (or the controls are unknown): the task waits where it is for the resume. */

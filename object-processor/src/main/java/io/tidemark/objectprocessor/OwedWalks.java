@@ -1,5 +1,6 @@
 package io.tidemark.objectprocessor;
 
+import io.tidemark.zookeeper.OwedWalkNotes;
 import io.tidemark.messages.BucketTask;
 import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.Controls;
@@ -7,7 +8,6 @@ import io.tidemark.zookeeper.LifecycleControls;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -22,26 +22,33 @@ import org.slf4j.LoggerFactory;
  * DRY_RUN) spent its timer; before it is finished, its bucket is noted in ZooKeeper as owed a walk. Once the bucket
  * acts again (resumed, out of dry run, the cluster not paused), a processor sends a recovery walk of the whole
  * bucket — which sends a task for everything due then and re-arms the timers of what is still to come — and only then
- * removes the note. Every processor does so on every change of the controls: two may send the same walk, which costs a
- * second listing and nothing else (a newer recovery walk supersedes an older one); none can leave it unsent, since the
- * note outlives any of them.
+ * removes the note, and only if nobody noted the bucket again while the walk was being sent ({@link OwedWalkNotes}):
+ * paused again meanwhile, its newer tasks are owed a walk of their own. Every processor does so on every change of
+ * the controls: two may send the same walk, which costs a second listing and nothing else (a newer recovery walk
+ * supersedes an older one); none can leave it unsent, since the note outlives any of them.
  */
 final class OwedWalks {
 
     private static final Logger log = LoggerFactory.getLogger(OwedWalks.class);
 
     private final LifecycleControls controls;
+    private final OwedWalkNotes notes;
     private final Supplier<Optional<Controls>> current;
     private final Function<BucketTask, CompletableFuture<Void>> send;
     private final Executor settling;
     private final Clock clock;
     private final String instance;
-    /** Buckets noted by this instance since the controls last changed: one ZooKeeper write per bucket, not per task. */
-    private final Set<String> noted = ConcurrentHashMap.newKeySet();
+    /**
+     * Buckets this instance has noted, each with the pauses and dry runs in force when it did: one ZooKeeper write per
+     * bucket and pause, not per task. A note written under other pauses does not count: it may have been settled since
+     * by a walk sent before the task now deferred (pause, resume, pause again).
+     */
+    private final Map<String, Controls> noted = new ConcurrentHashMap<>();
 
-    OwedWalks(LifecycleControls controls, Supplier<Optional<Controls>> current,
+    OwedWalks(LifecycleControls controls, OwedWalkNotes notes, Supplier<Optional<Controls>> current,
               Function<BucketTask, CompletableFuture<Void>> send, Executor settling, Clock clock, String instance) {
         this.controls = controls;
+        this.notes = notes;
         this.current = current;
         this.send = send;
         this.settling = settling;
@@ -51,20 +58,30 @@ final class OwedWalks {
 
     /** Notes the bucket as owed a walk; the task that owes it may be finished once this completes. */
     CompletableFuture<Void> owe(String bucket, String why) {
-        if (noted.contains(bucket)) {
+        Controls gates = current.get().map(OwedWalks::gates).orElse(null);
+        if (gates != null && gates.equals(noted.get(bucket))) {
             return CompletableFuture.completedFuture(null);
         }
-        return controls.oweWalk(bucket, new ControlFlag(clock.instant(), instance, why))
-                .thenRun(() -> noted.add(bucket));
+        return notes.note(bucket, new ControlFlag(clock.instant(), instance, why)).thenRun(() -> {
+            if (gates != null) {
+                noted.put(bucket, gates);
+            }
+        });
     }
 
     /**
-     * After a change of the controls: forgets what this instance noted (another may have settled it since), and
-     * sends the walks owed to buckets that act again.
+     * After a change of the controls: forgets the notes this instance wrote that are gone (another instance may have
+     * settled them), and sends the walks owed to buckets that act again.
      */
     void controlsChanged() {
-        noted.clear();
+        current.get().ifPresentOrElse(view -> noted.keySet().removeIf(b -> !view.owedWalks().containsKey(b)),
+                noted::clear);
         settling.execute(this::settle);
+    }
+
+    /** The pauses and dry runs of a view, without the owed walks: what a note was written under. */
+    private static Controls gates(Controls view) {
+        return new Controls(view.clusterPause(), view.paused(), view.dryRun(), Map.of());
     }
 
     private void settle() {
@@ -90,10 +107,20 @@ final class OwedWalks {
             BucketTask walk = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
                     new BucketTask.Details(scanId, BucketTask.Mode.recovery, "", null));
             try {
+                // The note as it is before the walk goes: a task noted after this read is not covered by this walk.
+                Optional<Integer> version = notes.version(bucket);
+                if (version.isEmpty()) {
+                    continue;   // settled by another instance since the read
+                }
                 send.apply(walk).get(60, TimeUnit.SECONDS);
-                controls.walkSent(bucket);
-                log.info("bucket {} acts again: sent walk {} for the tasks recorded while it did not ({} since {})",
-                        bucket, scanId, owed.getValue().reason(), owed.getValue().since());
+                if (notes.walkSent(bucket, version.get())) {
+                    noted.remove(bucket);
+                    log.info("bucket {} acts again: sent walk {} for the tasks recorded while it did not ({} since {})",
+                            bucket, scanId, owed.getValue().reason(), owed.getValue().since());
+                } else {
+                    log.info("bucket {}: sent walk {}, and kept its note: tasks were noted again while it was sent, "
+                            + "and are owed a walk of their own", bucket, scanId);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

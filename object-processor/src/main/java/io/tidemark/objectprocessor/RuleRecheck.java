@@ -1,21 +1,25 @@
 package io.tidemark.objectprocessor;
 
+import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.lifecycle.engine.CompiledRule;
 import io.tidemark.lifecycle.engine.RuleSet;
 import io.tidemark.messages.ObjectTask;
-import io.tidemark.lifecycle.engine.ActionKind;
 import io.tidemark.seaweed.EpochNanos;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
  * The last check before a delete (architecture.md, invariant 5): is the task still what the bucket's rules, as they are
- * now, ask for? The rule it names must still be there under the same ID and hash, enabled, with an action of the task's
- * kind, and that action must be due now, recomputed from the entry the decision was made on. Anything else — the
- * configuration gone or invalid, the rule removed, disabled, lengthened or otherwise edited — means the task deletes
- * nothing: the rules that replaced it get their own timers from the walk the populator asks for on every change.
+ * now, ask for? A rule is known by its content, not its ID (invariant 8): the task is judged under the rule it names
+ * when that rule is still there with the same hash, enabled, with an action of the task's kind; otherwise under an
+ * enabled rule of the same hash with such an action — the same filter and days under another ID, as tools that
+ * regenerate rule IDs on every PUT write it, and as the populator sees it too (the same hashes: no walk is asked for,
+ * so nothing else would ever time the object again). That rule's action must be due now, recomputed from the entry
+ * the decision was made on. Anything else — the configuration gone or invalid, no rule with the task's content left
+ * enabled (removed, disabled, lengthened or otherwise edited) — means the task deletes nothing: the rules that
+ * replaced it get their own timers from the walk the populator asks for on every change of content.
  *
- * <p>A task under the very rule it names that is not due yet is early, not stale: the host that decided it (a timer, a
+ * <p>A task under a rule of its content that is not due yet is early, not stale: the host that decided it (a timer, a
  * walk) has a clock ahead of the filer's. It is held until it is due, never dropped.
  *
  * <p>Only rules are checked here. The entry's state (its identity, lock, whether it is still latest or the sole
@@ -30,11 +34,12 @@ final class RuleRecheck {
      * What the rules as they are now say of a task.
      *
      * @param stale        why the rules no longer ask for the task, or null
-     * @param notDueBefore when the unchanged rule makes the task due, if that is later than now; or null
+     * @param notDueBefore when the rule makes the task due, if that is later than now; or null
+     * @param rule         the rule the task is judged under (the one it names, or one of the same content); null when
+     *                     stale
+     * @param note         when that rule is not the one the task names, which rule allows it instead; else null
      */
-    record Result(String stale, Instant notDueBefore) {
-
-        static final Result ALLOWED = new Result(null, null);
+    record Result(String stale, Instant notDueBefore, CompiledRule rule, String note) {
 
         boolean allowed() {
             return stale == null && notDueBefore == null;
@@ -57,29 +62,57 @@ final class RuleRecheck {
         }
         RuleSet rules = now.rules().get();
         Optional<CompiledRule> named = rules.rule(details.ruleId());
-        if (named.isEmpty()) {
-            return stale("rule \"" + details.ruleId() + "\" is no longer in the configuration");
-        }
-        CompiledRule rule = named.get();
-        if (!rule.hash().toHex().equals(details.ruleHash())) {
-            return stale("rule \"" + details.ruleId() + "\" was changed (hash " + details.ruleHash() + " is now "
-                    + rule.hash().toHex() + ")");
-        }
-        if (!rule.enabled()) {
-            return stale("rule \"" + details.ruleId() + "\" is disabled");
-        }
-        if (!rule.kinds().contains(kind)) {
-            return stale("rule \"" + details.ruleId() + "\" has no " + kind + " action");
+        CompiledRule rule;
+        String note = null;
+        if (named.isPresent() && governs(named.get(), details.ruleHash(), kind)) {
+            rule = named.get();
+        } else {
+            Optional<CompiledRule> sameContent = rules.rules().stream()
+                    .filter(r -> governs(r, details.ruleHash(), kind)).findFirst();
+            if (sameContent.isEmpty()) {
+                return stale(whyNamedIsGone(details, kind, named) + ", and no enabled rule has its content (hash "
+                        + details.ruleHash() + ") with " + article(kind) + " action");
+            }
+            rule = sameContent.get();
+            note = "allowed under rule \"" + rule.id() + "\", of the same content as the rule \"" + details.ruleId()
+                    + "\" the task names";
         }
         Optional<Instant> due = due(task, kind, rule, rules);
         if (due.isEmpty()) {
-            return stale("rule \"" + details.ruleId() + "\" gives no due time for this task");
+            return stale("rule \"" + rule.id() + "\" gives no due time for this task");
         }
-        return at.isBefore(due.get()) ? new Result(null, due.get()) : Result.ALLOWED;
+        return new Result(null, at.isBefore(due.get()) ? due.get() : null, rule, note);
+    }
+
+    /**
+     * Whether a rule governs the task's object as the rule it was decided under did: its content (filter and
+     * actions, which the hash covers and the ID does not) is the same, it is enabled and it acts in the task's way.
+     */
+    private static boolean governs(CompiledRule rule, String hash, ActionKind kind) {
+        return rule.enabled() && rule.hash().toHex().equals(hash) && rule.kinds().contains(kind);
+    }
+
+    /** Why the rule the task names does not allow it itself. */
+    private static String whyNamedIsGone(ObjectTask.Details details, ActionKind kind, Optional<CompiledRule> named) {
+        String rule = "rule \"" + details.ruleId() + "\"";
+        if (named.isEmpty()) {
+            return rule + " is no longer in the configuration";
+        }
+        if (!named.get().hash().toHex().equals(details.ruleHash())) {
+            return rule + " was changed (hash " + details.ruleHash() + " is now " + named.get().hash().toHex() + ")";
+        }
+        if (!named.get().enabled()) {
+            return rule + " is disabled";
+        }
+        return rule + " has no " + kind + " action";
+    }
+
+    private static String article(ActionKind kind) {
+        return (kind.name().matches("^[AEIOU].*") ? "an " : "a ") + kind;
     }
 
     private static Result stale(String why) {
-        return new Result(why, null);
+        return new Result(why, null, null, null);
     }
 
     private static Optional<Instant> due(ObjectTask task, ActionKind kind, CompiledRule rule, RuleSet rules) {
@@ -88,8 +121,8 @@ final class RuleRecheck {
                 : details.expectedIdentity() != null ? EpochNanos.toInstant(details.expectedIdentity().mtimeNs())
                 : null;
         Optional<Instant> due = rule.dueAt(kind, modTime, details.noncurrentSince(), rules.calendar());
-        // A task from before tasks carried the times needed: the rule is unchanged (same hash), so the due instant
-        // the decider computed under it still holds.
+        // A task from before tasks carried the times needed: the rule's content is unchanged (same hash), so the due
+        // instant the decider computed under it still holds.
         return due.isPresent() ? due : Optional.ofNullable(details.dueAt());
     }
 }

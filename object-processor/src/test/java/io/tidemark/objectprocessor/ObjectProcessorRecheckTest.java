@@ -44,8 +44,8 @@ class ObjectProcessorRecheckTest {
             throws Exception {
         try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "rules-now", Map.of())) {
             S3Gateway s3 = f.emulator.s3();
-            List<String> buckets = List.of("unchanged", "config-deleted", "rule-disabled", "rule-lengthened",
-                    "rule-replaced");
+            List<String> buckets = List.of("unchanged", "rule-renamed", "config-deleted", "rule-disabled",
+                    "rule-lengthened", "rule-replaced");
             for (String bucket : buckets) {
                 s3.createBucket(bucket, false);
                 s3.putObject(bucket, "k", 10, Map.of(), Map.of());
@@ -55,15 +55,23 @@ class ObjectProcessorRecheckTest {
             s3.deleteLifecycle("config-deleted");
             s3.putLifecycle("rule-disabled", rules("Disabled", "2000-01-01T00:00:00Z"));
             s3.putLifecycle("rule-lengthened", rules("Enabled", "2999-01-01T00:00:00Z"));
-            s3.putLifecycle("rule-replaced", ProcessorFixture.RULES.replace(ProcessorFixture.RULE_ID, "another-id"));
+            s3.putLifecycle("rule-replaced", rules("Enabled", "2999-01-01T00:00:00Z")
+                    .replace(ProcessorFixture.RULE_ID, "another-id"));
+            // Issue 43, item 2: re-PUT with a new ID and the same content (tools that regenerate IDs do so).
+            s3.putLifecycle("rule-renamed", ProcessorFixture.RULES.replace(ProcessorFixture.RULE_ID, "regenerated"));
             f.publish(tasks);
             f.startProcessor();
 
             f.awaitAllCommitted(WAIT);
             Map<String, List<String>> outcomes = f.outcomesByAction();
-            assertThat(outcomes.get(tasks.get(0).actionId())).containsExactly("DONE");
-            assertThat(s3.latest("unchanged", "k")).isEmpty();
-            for (int i = 1; i < buckets.size(); i++) {
+            for (int i = 0; i < 2; i++) {
+                assertThat(outcomes.get(tasks.get(i).actionId())).as(buckets.get(i)).containsExactly("DONE");
+                assertThat(s3.latest(buckets.get(i), "k")).as(buckets.get(i)).isEmpty();
+            }
+            assertThat(f.events()).filteredOn(e -> e.actionId().equals(tasks.get(1).actionId()))
+                    .singleElement().extracting(e -> e.reason()).asString()
+                    .contains("allowed under rule \"regenerated\"");
+            for (int i = 2; i < buckets.size(); i++) {
                 assertThat(outcomes.get(tasks.get(i).actionId())).as(buckets.get(i))
                         .containsExactly("NOOP_RULE_CHANGED");
                 assertThat(s3.latest(buckets.get(i), "k")).as(buckets.get(i)).isPresent();
@@ -126,6 +134,7 @@ class ObjectProcessorRecheckTest {
             String first = s3.putObject("v", "k", 10, Map.of(), Map.of());
             String second = s3.putObject("v", "k", 11, Map.of(), Map.of());
             s3.putObject("v", "k", 12, Map.of(), Map.of());
+            f.age("v", "k", Duration.ofDays(3));
             ObjectTask listed = f.noncurrent("v", "k", first, noncurrent, "old");
             ObjectTask fromTheWalk = new ObjectTask(listed.actionId(), listed.action(), listed.kind(), listed.target(),
                     new ObjectTask.Details(listed.details().expectedIdentity(), listed.details().ruleId(),
@@ -396,6 +405,7 @@ class ObjectProcessorRecheckTest {
                 k.add(s3.putObject("v", "k", 10 + i, Map.of(), Map.of()));
                 Thread.sleep(1_100);   // versions a second apart, as the gateway orders them by modification time
             }
+            f.age("v", "k", Duration.ofDays(3));
             // Noncurrent now: k[2] (rank 0, kept), k[1] (rank 1) and k[0] (rank 2), both decided due.
             ObjectTask rankOne = f.noncurrent("v", "k", k.get(1), keepOne, "keep-one");
             ObjectTask rankTwo = f.noncurrent("v", "k", k.get(0), keepOne, "keep-one");

@@ -18,6 +18,7 @@ import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.S3Entries;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.topics.ConsumerGroups;
+import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.ShardPartitioner;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicReader;
@@ -192,7 +193,8 @@ final class ProcessorFixture implements AutoCloseable {
 
     /**
      * A deletion of noncurrent version {@code versionId} of {@code key} under the rule of {@code xml} (put on the
-     * bucket), decided on the version as it is now, noncurrent for two days.
+     * bucket), decided on the version as it is now, noncurrent for two days: {@link #age} the key first, or the
+     * processor finds it demoted moments ago.
      */
     ObjectTask noncurrent(String bucket, String key, String versionId, String xml, String ruleId) {
         ObjectVersionInfo version = emulator.s3().version(bucket, key, versionId).orElseThrow();
@@ -286,14 +288,35 @@ final class ProcessorFixture implements AutoCloseable {
                 .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset()));
     }
 
-    /** Waits until the group has committed every task published so far. */
+    /**
+     * Waits until the group has committed every task published so far. A task written in a transaction (a
+     * {@code dlq replay}) is followed by its commit marker, which the group's committed offset stays before until a
+     * later task comes: what counts then is that no record is left to process.
+     */
     void awaitAllCommitted(Duration timeout) {
         await().atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {
             Map<Integer, Long> end = endOffsets();
             Map<Integer, Long> committed = committedOffsets();
             return end.entrySet().stream().allMatch(e -> e.getValue() == 0
-                    || e.getValue().equals(committed.get(e.getKey())));
+                    || e.getValue().equals(committed.get(e.getKey())))
+                    || backlog() == 0;
         });
+    }
+
+    /** The records of {@code object-tasks} the group has still to process, commit markers left out. */
+    private long backlog() throws Exception {
+        return new GroupLag(admin, config.consumerProperties()).backlog(ConsumerGroups.from(config).objectProcessor(),
+                List.of(topics.objectTasks().name()));
+    }
+
+    /**
+     * Ages every version of a key by {@code by}, their order kept: its history then agrees with a task that says a
+     * version has been noncurrent for days ({@link #noncurrent}), which the processor checks against the key.
+     */
+    void age(String bucket, String key, Duration by) {
+        for (ObjectVersionInfo version : emulator.s3().versions(bucket, key)) {
+            emulator.s3().backdate(bucket, key, version.versionId(), S3Entries.modTime(version.entry()).minus(by));
+        }
     }
 
     @Override

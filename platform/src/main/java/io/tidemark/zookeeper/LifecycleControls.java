@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 
@@ -64,32 +63,6 @@ public final class LifecycleControls {
     public boolean dryRun(String bucket, boolean on, ControlFlag flag) throws Exception {
         String path = ZooKeeperPaths.dryRunBucket(bucket);
         return on ? set(path, flag) : clear(path);
-    }
-
-    /**
-     * Records that the bucket's tasks were only recorded (deferred by a pause, or a dry run), before the tasks are
-     * finished: the bucket is then owed a recovery walk once it acts again. Asynchronous, for the processor's loop.
-     */
-    public CompletableFuture<Void> oweWalk(String bucket, ControlFlag flag) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        try {
-            client.create().creatingParentsIfNeeded().inBackground((c, event) -> {
-                int rc = event.getResultCode();
-                if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NODEEXISTS.intValue()) {
-                    done.complete(null);
-                } else {
-                    done.completeExceptionally(KeeperException.create(KeeperException.Code.get(rc), event.getPath()));
-                }
-            }).forPath(ZooKeeperPaths.owedWalk(bucket), JSON.writeValueAsBytes(flag));
-        } catch (Exception e) {
-            done.completeExceptionally(e);
-        }
-        return done;
-    }
-
-    /** The bucket's owed walk was sent: the record of it goes. */
-    public void walkSent(String bucket) throws Exception {
-        clear(ZooKeeperPaths.owedWalk(bucket));
     }
 
     private boolean set(String path, ControlFlag flag) throws Exception {
