@@ -208,6 +208,20 @@ final class TimerPlanner {
                 if (noncurrent.isPresent()) {
                     return List.of(rearmNoncurrent(record, rules, entry, noncurrentId, noncurrent.get(), now));
                 }
+                if (armed.isEmpty() && existing.apply(markerId).isEmpty() && lockEased(record.getEvent())
+                        && !S3Entries.isDeleteMarker(entry)) {
+                    // A lock lifted (or shortened) on an entry no timer knows: its timer fired before the lock's
+                    // event came (the task met the lock, and a walk of the key was asked for), or was armed by no
+                    // one. The lift is what frees it, and nothing else would re-arm it: the walk's listing may have
+                    // been made while it was held and reach the stream after this event (meta-log and rearm are not
+                    // ordered), arming a timer under a hold that no longer exists. Armed from the event, the entry
+                    // as it is now wins over such a listing (same mtime, another identity: stale-rearm). Unstamped,
+                    // it is the latest version as far as one event tells (a demoted one carries the stamp, above);
+                    // if it is not, the gateway's identity check against what is latest answers NOOP and a walk of
+                    // the key follows.
+                    Change rearmed = armCurrent(record, rules, entry, versionFile, now);
+                    return versionFile ? List.of(rearmed) : List.of(rearmed, nullVersionWaits(record, rules, entry));
+                }
                 return List.of(new Nothing("other"));
             default:
                 return List.of(new Nothing(kind.name().toLowerCase(java.util.Locale.ROOT)));
@@ -503,6 +517,19 @@ final class TimerPlanner {
             return List.of(new Nothing("version-updated"));
         }
         return List.of(walkOfKey(record, "retagged-"));
+    }
+
+    /**
+     * Whether an update of an entry in place lifted or shortened its lock: it was protected before (a legal hold, a
+     * retention) and is not, or until an earlier date, after. Judged on the two entries alone (no clock).
+     */
+    private static boolean lockEased(EventNotification event) {
+        if (!event.hasOldEntry() || !event.hasNewEntry()) {
+            return false;
+        }
+        Instant before = S3Entries.protectedUntil(event.getOldEntry());
+        Instant after = S3Entries.protectedUntil(event.getNewEntry());
+        return before != null && (after == null || after.isBefore(before));
     }
 
     /** Whether an enabled Expiration-by-days rule's prefix reaches the key (its other filters are not known here). */
