@@ -116,6 +116,9 @@ final class CheckRun {
                     strike(step, prefix + step.bucket(), config, emulator, pipeline, recorder, coverage, heals);
                 } else {
                     recorder.apply(step);
+                    if (step.kind() == Step.Kind.HOLD_LIFTED) {
+                        heals.schedule(() -> recorder.lift(step), step.number(), TimeUnit.MILLISECONDS);
+                    }
                     Thread.sleep(settings.pace().toMillis());
                 }
             }
@@ -234,6 +237,15 @@ final class CheckRun {
                     recorder.fault("filer " + step.filer() + " is back");
                 }, step.number(), TimeUnit.MILLISECONDS);
             }
+            case CORRUPT_TIMER -> {
+                coverage.faultOn(step.kind(), Duration.ofSeconds(5));
+                List<String> runBuckets = recorder.buckets();
+                pipeline.whileStopped("replay-streams", Duration.ofSeconds(1), () -> {
+                    var corrupted = TimerCorruption.corruptOne(config, runBuckets, Instant.now(), step.number());
+                    recorder.fault(corrupted.map(t -> "timer " + t.timerId() + " (due " + t.due() + ") made unreadable")
+                            .orElse("no armed timer to make unreadable"));
+                });
+            }
             case FILER_CLOCK_SKEW -> {
                 // Set, not added to: two skews of one filer overlapping stay within the bound the generator keeps.
                 emulator.setFilerClockOffset(step.filer(), Duration.ofMillis(step.skewMillis()));
@@ -292,6 +304,8 @@ final class CheckRun {
         s.put("object-processor.deletes.per.second", "0");
         s.put("object-processor.rules.max.age.ms", "200");
         s.put("object-processor.retry-later.max.attempts", "1000");
+        // A quarter of a two-second day: a task answered RETRY_LATER is tried again soon after the answer changes.
+        s.put("object-processor.retry.backoff.max.ms", "500");
         s.put("kafka.streams.commit.interval.ms", "100");
         s.put("kafka.consumer.session.timeout.ms", "10000");
         // Streams' own default is 45 s: a replay-streams member killed with SIGKILL would hold its shards that long

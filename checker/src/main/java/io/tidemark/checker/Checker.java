@@ -32,9 +32,18 @@ public final class Checker implements AutoCloseable {
      *                    is then a kill -9; clocks are not skewed); null to run them in this process
      * @param filers      filers in the emulated cluster: S3 writes are spread over them, and the services tail each
      *                    one's meta-log (found at the master); filer faults need more than one
+     * @param changes     changes per history ({@link HistoryGenerator#generate(long, int, int, int)}): rules renamed, a
+     *                    hold lifted later, a version promoted and demoted again, dead letters replayed while blocked,
+     *                    a timer made unreadable; 0 for the histories the seeds made before changes existed
      */
     public record Options(int ops, int faults, int daySeconds, int graceDays, int maxDays, int shrinkRuns,
-                          int instances, List<Step.Kind> faultKinds, Class<?> processMain, int filers) {
+                          int instances, List<Step.Kind> faultKinds, Class<?> processMain, int filers, int changes) {
+
+        /** Options of a checker whose histories have no changes: each seed makes the history it made before them. */
+        public Options(int ops, int faults, int daySeconds, int graceDays, int maxDays, int shrinkRuns, int instances,
+                       List<Step.Kind> faultKinds, Class<?> processMain, int filers) {
+            this(ops, faults, daySeconds, graceDays, maxDays, shrinkRuns, instances, faultKinds, processMain, filers, 0);
+        }
 
         public Options {
             faultKinds = List.copyOf(faultKinds);
@@ -98,7 +107,7 @@ public final class Checker implements AutoCloseable {
 
     /** The history a seed makes, with this checker's options. */
     public History history(long seed) {
-        return generator.generate(seed, options.ops(), options.faults());
+        return generator.generate(seed, options.ops(), options.faults(), options.changes());
     }
 
     /** Runs the histories of the given seeds one after the other; prints a line for each and every finding. */

@@ -182,6 +182,47 @@ final class Pipeline implements AutoCloseable {
         replace(id, downtime, kill);
     }
 
+    /**
+     * Stops every instance of service {@code name}, runs {@code whileDown} with none of them running, and starts new
+     * ones after {@code downtime}, off the caller's thread. An instance being restarted already is waited for first:
+     * started during {@code whileDown}, it would run through it.
+     */
+    void whileStopped(String name, Duration downtime, Runnable whileDown) {
+        timers.execute(() -> {
+            List<String> ids = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < instances; i++) {
+                    String id = name + "#" + i;
+                    while (!restarting.add(id)) {
+                        Thread.sleep(50);
+                    }
+                    ids.add(id);
+                }
+                ids.parallelStream().map(services::get).filter(java.util.Objects::nonNull)
+                        .forEach(ServiceInstance::close);
+                long began = System.nanoTime();
+                try {
+                    whileDown.run();
+                } catch (RuntimeException e) {
+                    log.warn("while {} was stopped: {}", name, e.toString());
+                }
+                long left = downtime.toMillis() - Duration.ofNanos(System.nanoTime() - began).toMillis();
+                Thread.sleep(Math.max(0, left));
+                for (String id : ids) {
+                    try {
+                        services.put(id, create(name, Integer.parseInt(id.substring(id.indexOf('#') + 1))));
+                    } catch (RuntimeException e) {
+                        log.warn("{} did not start again: {}", id, e.toString());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                restarting.removeAll(ids);
+            }
+        });
+    }
+
     /** Stops instance {@code id} (marked as restarting by the caller) and starts a new one after {@code downtime}. */
     private void replace(String id, Duration downtime, boolean kill) {
         String name = id.substring(0, id.indexOf('#'));

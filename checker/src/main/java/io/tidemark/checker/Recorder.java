@@ -1,5 +1,6 @@
 package io.tidemark.checker;
 
+import io.tidemark.checker.model.RuleCatalog;
 import io.tidemark.checker.model.Step;
 import io.tidemark.checker.model.TraceEvent;
 import io.tidemark.checker.model.TraceEvent.VersionView;
@@ -40,6 +41,8 @@ final class Recorder implements LifecycleActionListener {
     private final Map<String, Instant> retentions = new HashMap<>();
     /** Open uploads per bucket/key, oldest first. */
     private final Map<String, List<String>> uploads = new HashMap<>();
+    /** The version each {@link Step.Kind#HOLD_LIFTED} step held, by the step's index, until it is lifted. */
+    private final Map<Integer, String> toLift = new HashMap<>();
     private int refused;
 
     /**
@@ -128,6 +131,23 @@ final class Recorder implements LifecycleActionListener {
                 record(new TraceEvent.BucketChanged(clock.instant(), b, versioning.get(b), step.arg(),
                         step.toString()));
             }
+            case RENAME_RULES -> {
+                String current = rules.get(b);
+                if (current == null) {
+                    return;
+                }
+                String renamed = RuleCatalog.renamed(current, step.number());
+                s3.putLifecycle(b, renamed);
+                rules.put(b, renamed);
+                record(new TraceEvent.BucketChanged(clock.instant(), b, versioning.get(b), renamed, step.toString()));
+            }
+            case HOLD_LIFTED -> target(b, step, step.arg()).filter(v -> !v.deleteMarker()).ifPresent(v -> {
+                s3.putLegalHold(b, k, v.versionId(), true);
+                String id = b + "/" + k + "/" + v.versionId();
+                holds.put(id, true);
+                toLift.put(step.index(), v.versionId());
+                lockChanged(b, step, v.versionId(), id);
+            });
             case REMOVE_RULES -> {
                 s3.deleteLifecycle(b);
                 rules.remove(b);
@@ -159,6 +179,28 @@ final class Recorder implements LifecycleActionListener {
                 }
             }
             default -> throw new IllegalArgumentException("not an operation: " + step);
+        }
+    }
+
+    /** Lifts the hold a {@link Step.Kind#HOLD_LIFTED} step set, if its version is still there. */
+    void lift(Step step) {
+        synchronized (s3.store()) {
+            String versionId = toLift.remove(step.index());
+            String b = prefix + step.bucket();
+            if (versionId == null || s3.versions(b, step.key()).stream().noneMatch(v -> versionId.equals(
+                    v.versionId()))) {
+                return;
+            }
+            try {
+                s3.putLegalHold(b, step.key(), versionId, false);
+            } catch (S3Exception e) {
+                refused++;
+                return;
+            }
+            String id = b + "/" + step.key() + "/" + versionId;
+            holds.put(id, false);
+            record(new TraceEvent.LockChanged(clock.instant(), b, step.key(), versionId, false, retentions.get(id),
+                    "lifted: " + step));
         }
     }
 
@@ -249,6 +291,11 @@ final class Recorder implements LifecycleActionListener {
         synchronized (trace) {
             return List.copyOf(trace);
         }
+    }
+
+    /** The run's bucket names, as the cluster knows them. */
+    List<String> buckets() {
+        return List.copyOf(buckets);
     }
 
     int refused() {

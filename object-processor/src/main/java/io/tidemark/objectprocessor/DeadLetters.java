@@ -15,7 +15,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.Function;
@@ -184,13 +183,14 @@ public final class DeadLetters {
     }
 
     /**
-     * A producer whose transactional id is this replay's own: replays never fence each other, and one that crashed
-     * leaves only a transaction the broker aborts at its timeout. One request in flight, as every producer here
-     * (KafkaClients#idempotentProducer, KAFKA-15591).
+     * A producer whose transactional id is the dead-letter topic's: two replays at once fence each other (the first
+     * one's open batch is aborted, its letters stay parked), so one cannot tombstone a letter the other re-parked; and
+     * a replay that crashed has its open transaction aborted by the next one's start rather than at its timeout. One
+     * request in flight, as every producer here (KafkaClients#idempotentProducer, KAFKA-15591).
      */
     private Producer<byte[], byte[]> transactionalProducer() {
         Map<String, Object> properties = KafkaClients.transactionalProducer(config.producerProperties(),
-                topics.objectTasksDlq().name() + ".replay-" + UUID.randomUUID());
+                topics.objectTasksDlq().name() + ".replay");
         properties.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         return producers.apply(properties);
     }

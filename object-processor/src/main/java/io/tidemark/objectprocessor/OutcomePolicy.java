@@ -132,14 +132,15 @@ final class OutcomePolicy {
      * no longer than one re-check is held in place like an early task (the successor's creation and the task's
      * demotion time come from different stamps, which a clock skew sets apart by moments). A longer one is not: held
      * for days, the task would hold its partition's cursor as long. It finishes as NOOP_VERSION_CHANGED, and a walk
-     * of its key re-arms the version's timer from the key as it is now — unless the task came from such a walk
-     * already, which must not loop: the version's own timer from its last demotion, and the periodic walks, time it.
+     * of its key re-arms the version's timer from the key as it is now. A task that came from such a walk is never
+     * finished so (a walk after it could loop, and nothing else would time the version: a timers-only bucket has no
+     * steady walk): it is held like an early task, re-checked at least every minute until it is due.
      */
     static Decision dueLater(Instant due, Instant filerNow, String why, boolean fromRecheck) {
-        if (Duration.between(filerNow, due).compareTo(EARLY_WAIT_MAX) <= 0) {
+        if (fromRecheck || Duration.between(filerNow, due).compareTo(EARLY_WAIT_MAX) <= 0) {
             return heldUntil(due, filerNow, why);
         }
-        return new Decision(Verdict.COMPLETE, NOOP_VERSION_CHANGED, why, !fromRecheck);
+        return new Decision(Verdict.COMPLETE, NOOP_VERSION_CHANGED, why, true);
     }
 
     /** The whole cluster is paused (or the controls are unknown): the task waits where it is for the resume. */

@@ -112,6 +112,11 @@ final class OwedWalks {
                 if (version.isEmpty()) {
                     continue;   // settled by another instance since the read
                 }
+                // Paused again since the read: a task deferred now may be noted under the same pauses as before, which
+                // an instance's cache of what it noted would not write again; the note stays for the next resume.
+                if (!controls.read().acting(bucket)) {
+                    continue;
+                }
                 send.apply(walk).get(60, TimeUnit.SECONDS);
                 if (notes.walkSent(bucket, version.get())) {
                     noted.remove(bucket);

@@ -72,9 +72,10 @@ final class VersionCheck {
      * <p>The demotion time is read from the listing rather than taken from the task: a version current again (its
      * successor deleted) and demoted again later keeps its identity — the bare null version is never stamped, so
      * nothing on it changes — and a task timed from its first demotion would otherwise delete it a day after that
-     * demotion, hours after the second. A version's successor is the next newer version of its key in the gateway's
-     * order; its creation is the latest the version can have become noncurrent. Where a version between the two was
-     * deleted, it is later than the version's demotion stamp: counting from it delays the delete, never hastens it.
+     * demotion, hours after the second. A stamped version is timed from its stamp, which the gateway writes at each
+     * demotion, as the walker times it (the next newer version may be a later write that demoted nothing: a null
+     * version overwritten in a Suspended bucket); an unstamped one from its successor's creation, the next newer
+     * version of its key in the gateway's order.
      *
      * @param keep     the rule's NewerNoncurrentVersions, 0 for none
      * @param demotion whether to find when the version became noncurrent (a NoncurrentDays task)
@@ -99,7 +100,7 @@ final class VersionCheck {
                     .forEach(files::add);
         }
         List<S3Versions.Version> newestFirst = S3Versions.newestFirst(files, bare);
-        Instant demoted = demotion ? successorCreated(newestFirst, versionId, bare).orElse(null) : null;
+        Instant demoted = demotion ? demotedAt(newestFirst, versionId, bare).orElse(null) : null;
         if (keep <= 0) {
             return new Look(null, demoted);
         }
@@ -115,17 +116,23 @@ final class VersionCheck {
     }
 
     /**
-     * When the version just newer than {@code versionId} was created; empty when the version is not listed or none is
-     * newer. Version "null" is the bare object, where the gateway looks for it.
+     * When the version became noncurrent, as the walker tells it: the gateway's demotion stamp (written again at each
+     * demotion) when the version carries one, else the creation of the version just newer than it (the null version is
+     * never stamped). Empty when the version is not listed or none is newer. Version "null" is the bare object, where
+     * the gateway looks for it.
      */
-    private static Optional<Instant> successorCreated(List<S3Versions.Version> newestFirst, String versionId,
-                                                      Optional<Entry> bare) {
+    private static Optional<Instant> demotedAt(List<S3Versions.Version> newestFirst, String versionId,
+                                               Optional<Entry> bare) {
         boolean nullVersion = versionId.equals(S3Layout.NULL_VERSION_ID);
         for (int i = 0; i < newestFirst.size(); i++) {
             S3Versions.Version v = newestFirst.get(i);
             boolean target = nullVersion ? bare.isPresent() && v.entry() == bare.get()
                     : v.versionId().equals(versionId);
             if (target) {
+                Optional<Instant> stamped = S3Entries.noncurrentSince(v.entry());
+                if (stamped.isPresent()) {
+                    return stamped;
+                }
                 return i == 0 ? Optional.empty() : Optional.of(S3Entries.modTime(newestFirst.get(i - 1).entry()));
             }
         }

@@ -135,6 +135,32 @@ class NoncurrentRecheckTest {
         assertThat(early.reason()).contains("demoted again at " + secondDemotion);
     }
 
+    /**
+     * Found in review: a stamped version is timed from its stamp, as the walker times it — not from the next newer
+     * version, which may be a later write that demoted nothing (the null version overwritten in a Suspended bucket).
+     * Timed from that write, the task was put off, the walk of the key the processor asked for sent it again, and
+     * that task (from the walk) was finished without a walk: the version never expired.
+     */
+    @Test
+    void shouldTimeAStampedVersionFromItsStampNotFromALaterOverwriteAboveIt() throws Exception {
+        s3.createBucket("b", false);
+        s3.setVersioning("b", BucketVersioning.ENABLED);
+        s3.putLifecycle("b", ONE_DAY);
+        String first = s3.putObject("b", "k", 10, Map.of(), Map.of());
+        s3.setVersioning("b", BucketVersioning.SUSPENDED);
+        Instant demoted = advanceTo(T0.plus(Duration.ofHours(1)));
+        s3.putObject("b", "k", 11, Map.of(), Map.of());   // the null version: the first is demoted, and stamped
+        advanceTo(demoted.plus(Duration.ofHours(6)));
+        s3.putObject("b", "k", 12, Map.of(), Map.of());   // the null version overwritten: demotes nothing
+        ObjectTask task = task(first, ONE_DAY, NONCURRENT_ID, demoted);
+
+        advanceTo(demoted.plus(Duration.ofDays(1)).plusSeconds(1));
+        Decision decision = attempt(task);
+
+        assertThat(decision.outcome()).as(decision.reason()).isEqualTo("DONE");
+        assertThat(s3.version("b", "k", first)).isEmpty();
+    }
+
     /** A version demoted again moments before its first day ends falls due within a minute: it waits in place. */
     @Test
     void shouldHoldATaskWhoseVersionFallsDueFromItsLastDemotionWithinAMinute() throws Exception {

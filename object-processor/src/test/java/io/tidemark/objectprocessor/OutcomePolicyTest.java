@@ -116,4 +116,23 @@ class OutcomePolicyTest {
             assertThat(last.outcome()).isEqualTo("RPC_ERROR");
         }
     }
+
+    /**
+     * Found in review: a noncurrent task that a walk of its key produced, found due later than that walk judged, is
+     * never finished without a walk (that lost the version for good in a timers-only bucket): it waits, re-checked.
+     */
+    @Test
+    void shouldHoldATaskFromAWalkOfItsKeyThatIsDueLaterRatherThanFinishIt() {
+        Instant now = Instant.parse("2026-03-01T00:00:00Z");
+        Instant due = now.plus(java.time.Duration.ofHours(6));
+
+        Decision fromWalk = OutcomePolicy.dueLater(due, now, "demoted again", true);
+        Decision fromTimer = OutcomePolicy.dueLater(due, now, "demoted again", false);
+
+        assertThat(fromWalk.verdict()).isEqualTo(Verdict.RETRY_LATER);
+        assertThat(fromWalk.outcome()).isEqualTo(OutcomePolicy.NOT_DUE_YET);
+        assertThat(fromWalk.retryIn()).isEqualTo(OutcomePolicy.EARLY_WAIT_MAX);
+        assertThat(fromTimer.verdict()).isEqualTo(Verdict.COMPLETE);
+        assertThat(fromTimer.walkTheKey()).as("a walk of the key re-arms it").isTrue();
+    }
 }

@@ -119,7 +119,8 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
                 context.forward(new Record<>(walk.task().target().bucket(), (Object) walk.task(), record.timestamp()),
                         ReplayTopology.BUCKET_TASKS_SINK);
                 String scan = walk.task().details().scanId();
-                params.metrics().walkRequested(scan.startsWith("promoted-") ? "promoted-version" : "version-updated");
+                params.metrics().walkRequested(scan.startsWith("promoted-") ? "promoted-version"
+                        : scan.startsWith("lifted-") ? "lock-lifted" : "version-updated");
                 log.info("bucket {}: one event cannot tell the role of a version of {} (an older version latest "
                         + "again, or a version no timer knows updated); a walk of the key is requested ({})",
                         event.getBucket(), event.getLogicalKey(), scan);

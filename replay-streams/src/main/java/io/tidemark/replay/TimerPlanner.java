@@ -218,9 +218,13 @@ final class TimerPlanner {
                     // as it is now wins over such a listing (same mtime, another identity: stale-rearm). Unstamped,
                     // it is the latest version as far as one event tells (a demoted one carries the stamp, above);
                     // if it is not, the gateway's identity check against what is latest answers NOOP and a walk of
-                    // the key follows.
+                    // the key follows. A walk of the key is asked for now as well: one event cannot tell a demoted
+                    // null version (never stamped) from the current one, and its listing after the lift re-arms the
+                    // noncurrent timer the waiting one below stands for (same identity: not refused as stale).
                     Change rearmed = armCurrent(record, rules, entry, versionFile, now);
-                    return versionFile ? List.of(rearmed) : List.of(rearmed, nullVersionWaits(record, rules, entry));
+                    Walk walk = walkOfKey(record, "lifted-");
+                    return versionFile ? List.of(rearmed, walk)
+                            : List.of(rearmed, nullVersionWaits(record, rules, entry), walk);
                 }
                 return List.of(new Nothing("other"));
             default:

@@ -216,4 +216,38 @@ class LiftedLockTest {
         apply(updated(HELD, LIFTED, T0.plusSeconds(2)), T0.plusSeconds(2));
         assertThat(timers.get(currentId)).isEqualTo(latest);
     }
+
+    /**
+     * Found in review: a hold lifted on a demoted null version (the bare entry, never stamped) whose noncurrent task met
+     * the hold, in a bucket with NoncurrentDays rules only. The event cannot tell it is noncurrent, and the walk's
+     * listing made while it was held would be refused as stale: a walk of the key listed after the lift must be asked
+     * for, and its listing must arm the noncurrent timer.
+     */
+    @Test
+    void shouldAskForAWalkOfTheKeyWhenAHoldIsLiftedOnANullVersionNoTimerKnows() throws Exception {
+        RuleReader reader = new RuleReader(ValidationMode.SEAWEEDFS, LifecycleCalendar.of(DuePolicy.EXACT, DAY));
+        Optional<BucketRules> noncurrentOnly = Optional.of(new BucketRules(reader.read("<LifecycleConfiguration><Rule>"
+                + "<ID>nc</ID><Status>Enabled</Status><Filter><Prefix></Prefix></Filter><NoncurrentVersionExpiration>"
+                + "<NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration></Rule></LifecycleConfiguration>"),
+                BucketVersioning.ENABLED));
+        String bareDir = "/buckets/" + BUCKET + "/h";
+        Entry held = Events.object("k", T0, 10, Map.of(S3Layout.LEGAL_HOLD, "ON"));
+        Entry lifted = Events.object("k", T0, 10, Map.of(S3Layout.LEGAL_HOLD, "OFF"));
+        Instant liftedAt = DUE.plusSeconds(3);
+
+        List<Change> changes = planner.plan(Events.record(EventKind.OTHER, BUCKET, KEY, bareDir, held, lifted, liftedAt),
+                noncurrentOnly, id -> Optional.empty(), liftedAt);
+
+        assertThat(changes).filteredOn(c -> c instanceof TimerPlanner.Walk).singleElement()
+                .satisfies(w -> assertThat(((TimerPlanner.Walk) w).task().details().prefix()).isEqualTo(KEY));
+        ReplayTimer waiting = changes.stream().filter(c -> c instanceof Arm).map(c -> ((Arm) c).timer())
+                .filter(t -> t.timerId().equals(TimerPlanner.nullVersionTimerId(BUCKET, KEY))).findFirst().orElseThrow();
+        // The walk's listing of the demoted null version, after the lift: the same entry, so it is not refused.
+        MetaLogRecord relisted = Events.record(EventKind.REARM, BUCKET, KEY, bareDir, null, lifted, liftedAt)
+                .toBuilder().setRearmRole(RearmRole.NONCURRENT).setNoncurrentSinceNs(io.tidemark.seaweed.EpochNanos
+                        .of(T0.plusSeconds(1))).build();
+        assertThat(planner.plan(relisted, noncurrentOnly, id -> id.equals(waiting.timerId()) ? Optional.of(waiting)
+                : Optional.empty(), liftedAt)).filteredOn(c -> c instanceof Arm).singleElement()
+                .satisfies(a -> assertThat(((Arm) a).timer().noncurrentSince()).isEqualTo(T0.plusSeconds(1)));
+    }
 }

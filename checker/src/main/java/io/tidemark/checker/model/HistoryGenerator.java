@@ -67,13 +67,74 @@ public final class HistoryGenerator {
 
     /** Every kind of fault; Kafka and ZooKeeper restarts only with {@code clusterFaults}, filer faults with filers. */
     public static List<Kind> faultKinds(boolean clusterFaults, int filers) {
-        return Arrays.stream(Kind.values()).filter(Kind::fault)
+        return Arrays.stream(Kind.values()).filter(Kind::fault).filter(kind -> !kind.change())
                 .filter(kind -> clusterFaults || (kind != Kind.KAFKA_RESTART && kind != Kind.ZOOKEEPER_RESTART))
                 .filter(kind -> filers > 1 || !kind.filerFault()).toList();
     }
 
-    /** A history of {@code operations} operations with {@code faults} faults among them. */
+    /** A history of {@code operations} operations with {@code faults} faults among them, and no changes. */
     public History generate(long seed, int operations, int faults) {
+        return generate(seed, operations, faults, 0);
+    }
+
+    /**
+     * A history of {@code operations} operations with {@code faults} faults and {@code changes} changes among them.
+     * The changes are drawn from a random of their own and inserted last, so that the operations and faults are the
+     * ones the seed made before changes existed, in the same order.
+     */
+    public History generate(long seed, int operations, int faults, int changes) {
+        History plain = generatePlain(seed, operations, faults);
+        if (changes == 0) {
+            return plain;
+        }
+        Random random = new Random(seed * 0x9E3779B97F4A7C15L + 17);
+        List<Step> steps = new ArrayList<>(plain.steps());
+        for (int i = 0; i < changes; i++) {
+            steps.addAll(random.nextInt(steps.size() + 1), change(random, plain.buckets()));
+        }
+        return new History(seed, plain.buckets(), numbered(steps));
+    }
+
+    private static List<Step> numbered(List<Step> steps) {
+        List<Step> numbered = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            Step s = steps.get(i);
+            numbered.add(new Step(i, s.kind(), s.bucket(), s.key(), s.arg(), s.number()));
+        }
+        return numbered;
+    }
+
+    /**
+     * One change, as the steps that make it: a rule set re-PUT under new IDs; a legal hold set and lifted later; a
+     * null version (or any current version) promoted back by deleting its successor and demoted again by a put, while
+     * a task may wait; the dead letters of a BLOCKED key replayed while the gateway still answers BLOCKED; an armed
+     * timer made unreadable.
+     */
+    private List<Step> change(Random random, List<History.BucketSpec> buckets) {
+        String key = KEYS.get(random.nextInt(KEYS.size()));
+        return switch (random.nextInt(5)) {
+            case 0 -> List.of(new Step(0, Kind.RENAME_RULES, buckets.get(random.nextInt(buckets.size())).name(), "",
+                    "", 1 + random.nextInt(99_999)));
+            case 1 -> List.of(new Step(0, Kind.HOLD_LIFTED, "locked", key, "current",
+                    random.nextLong(dayMillis / 2, dayMillis * 2)));
+            case 4 -> List.of(new Step(0, Kind.CORRUPT_TIMER, "", "", "", 1 + random.nextInt(99_999)));
+            case 2 -> {
+                String bucket = random.nextBoolean() ? "toggled" : "locked";
+                yield List.of(new Step(0, Kind.DELETE_VERSION, bucket, key, "current", 0),
+                        new Step(0, Kind.WAIT, "", "", "", random.nextLong(dayMillis / 5, dayMillis / 2)),
+                        new Step(0, Kind.PUT, bucket, key, "", 10));
+            }
+            default -> {
+                String bucket = buckets.get(random.nextInt(buckets.size())).name();
+                long length = random.nextLong(dayMillis, dayMillis * 2);
+                yield List.of(new Step(0, Kind.GATEWAY_BLOCKED, bucket, key, "", length),
+                        new Step(0, Kind.WAIT, "", "", "", length / 2),
+                        new Step(0, Kind.DLQ_REPLAY, "", "", "", 0));
+            }
+        };
+    }
+
+    private History generatePlain(long seed, int operations, int faults) {
         Random random = new Random(seed);
         List<History.BucketSpec> buckets = List.of(new History.BucketSpec("locked", true, true),
                 new History.BucketSpec("toggled", false, false), new History.BucketSpec("plain", false, false));
@@ -94,12 +155,7 @@ public final class HistoryGenerator {
         for (int i = 0; i < faults; i++) {
             steps.add(random.nextInt(steps.size() + 1), fault(random, buckets));
         }
-        List<Step> numbered = new ArrayList<>();
-        for (int i = 0; i < steps.size(); i++) {
-            Step s = steps.get(i);
-            numbered.add(new Step(i, s.kind(), s.bucket(), s.key(), s.arg(), s.number()));
-        }
-        return new History(seed, buckets, numbered);
+        return new History(seed, buckets, numbered(steps));
     }
 
     private Step operation(Random random, History.BucketSpec bucket, String key) {
@@ -172,6 +228,7 @@ public final class HistoryGenerator {
             case FILER_STOP -> new Step(0, Kind.FILER_STOP, "", "", String.valueOf(1 + random.nextInt(filers - 1)),
                     length);
             case FILER_CLOCK_SKEW -> filerClockSkew(random, length);
+            case CORRUPT_TIMER -> new Step(0, Kind.CORRUPT_TIMER, "", "", "", 1 + random.nextInt(99_999));
             default -> throw new IllegalStateException("not a fault: " + faultKinds);
         };
     }

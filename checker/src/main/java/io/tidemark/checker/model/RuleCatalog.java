@@ -67,6 +67,31 @@ public final class RuleCatalog {
         };
     }
 
+    private static final Pattern RULE = Pattern.compile("<Rule>.*?</Rule>");
+    private static final Pattern RULE_ID = Pattern.compile("<ID>([A-Z_]+)-\\d+</ID>");
+
+    /**
+     * The same rules under new IDs, in another order, as a tool that generates rule IDs re-PUTs a configuration: in
+     * S3 nothing changes, since a rule is known by its content (DESIGN.md, invariant 8).
+     *
+     * @param salt what makes the new IDs and order (1 to 99 999); the IDs stay unique within the configuration
+     */
+    public static String renamed(String xml, long salt) {
+        List<String> rules = new ArrayList<>();
+        Matcher m = RULE.matcher(xml);
+        while (m.find()) {
+            rules.add(m.group());
+        }
+        java.util.Collections.shuffle(rules, new Random(salt));
+        StringBuilder out = new StringBuilder("<LifecycleConfiguration>");
+        for (int i = 0; i < rules.size(); i++) {
+            int n = i;
+            out.append(RULE_ID.matcher(rules.get(i)).replaceFirst(id -> "<ID>" + id.group(1) + "-" + salt + n
+                    + "</ID>"));
+        }
+        return out.append("</LifecycleConfiguration>").toString();
+    }
+
     /** The kinds of rule in a configuration made here. */
     public static Set<RuleKind> kinds(String xml) {
         Set<RuleKind> kinds = new LinkedHashSet<>();

@@ -25,10 +25,21 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
         DLQ_REPLAY, CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART,
         // Last, so that the faults before them keep their order: a one-filer history draws from the same list as
         // before these existed, and a seed still makes the same history.
-        FILER_STOP, FILER_CLOCK_SKEW;
+        FILER_STOP, FILER_CLOCK_SKEW,
+        // Drawn only as changes (HistoryGenerator): a history without changes is the one the seed made before these.
+        RENAME_RULES, HOLD_LIFTED, CORRUPT_TIMER;
 
         public boolean fault() {
-            return ordinal() >= RESTART_SERVICE.ordinal();
+            return ordinal() >= RESTART_SERVICE.ordinal() && this != RENAME_RULES && this != HOLD_LIFTED;
+        }
+
+        /**
+         * A kind drawn only among a history's changes (or named with --fault-kinds), never in the draws a seed made
+         * before it existed: what changes nothing in S3 (a rule set re-PUT under new IDs), a change undone later (a
+         * hold lifted), a timer made unreadable.
+         */
+        public boolean change() {
+            return this == RENAME_RULES || this == HOLD_LIFTED || this == CORRUPT_TIMER;
         }
 
         /** A fault that needs a cluster of several filers. */
@@ -94,6 +105,11 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
             case FILER_STOP -> "fault: filer " + filer() + " stopped, down " + number + " ms, started again";
             case FILER_CLOCK_SKEW -> "fault: clock of filer " + filer() + " set " + signed(skewMillis()) + " ms off for "
                     + number + " ms";
+            case RENAME_RULES -> "lifecycle configuration of " + bucket + " put again, its rules renamed and reordered ("
+                    + number + ")";
+            case HOLD_LIFTED -> "legal hold on (" + arg + ") " + bucket + "/" + key + ", lifted " + number + " ms later";
+            case CORRUPT_TIMER -> "fault: replay-streams stopped, one armed timer's bytes made unreadable in its "
+                    + "changelog (" + number + "), started again";
         };
         return String.format(Locale.ROOT, "#%d %s", index, what);
     }

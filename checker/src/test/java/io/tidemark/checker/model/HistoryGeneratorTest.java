@@ -41,7 +41,7 @@ class HistoryGeneratorTest {
         HistoryGenerator threeFilers = new HistoryGenerator(2, 2_000, HistoryGenerator.faultKinds(true, 3), 3);
         Set<Step.Kind> seen = EnumSet.noneOf(Step.Kind.class);
         for (long seed = 0; seed < 10; seed++) {
-            threeFilers.generate(seed, 200, 8).steps().forEach(s -> seen.add(s.kind()));
+            threeFilers.generate(seed, 200, 8, 6).steps().forEach(s -> seen.add(s.kind()));
         }
         assertThat(seen).containsExactlyInAnyOrder(Step.Kind.values());
     }
@@ -118,5 +118,47 @@ class HistoryGeneratorTest {
                 + RuleCatalog.rule(RuleCatalog.RuleKind.EXPIRED_MARKER, 1, 1) + "</LifecycleConfiguration>";
 
         assertThat(RuleCatalog.summary(xml)).isEqualTo("NONCURRENT 2d, EXPIRED_MARKER");
+    }
+
+    @Test
+    void shouldKeepTheSeedsHistoryAndInsertTheChangesAmongIt() {
+        History plain = generator.generate(11, 60, 4);
+        History changed = generator.generate(11, 60, 4, 5);
+
+        assertThat(generator.generate(11, 60, 4, 0)).isEqualTo(plain);
+        List<String> without = changed.steps().stream().map(HistoryGeneratorTest::withoutIndex).toList();
+        List<String> planned = plain.steps().stream().map(HistoryGeneratorTest::withoutIndex).toList();
+        assertThat(without).as("the operations and faults the seed made, in their order")
+                .containsSubsequence(planned);
+        assertThat(changed.steps().size()).isGreaterThanOrEqualTo(plain.steps().size() + 5);
+        for (int i = 0; i < changed.steps().size(); i++) {
+            assertThat(changed.steps().get(i).index()).isEqualTo(i);
+        }
+    }
+
+    private static String withoutIndex(Step s) {
+        return s.kind() + "|" + s.bucket() + "|" + s.key() + "|" + s.arg() + "|" + s.number();
+    }
+
+    @Test
+    void shouldRenameAndReorderTheRulesOfAConfigurationKeepingWhatTheyAre() throws Exception {
+        Random random = new Random(3);
+        String drawn = RuleCatalog.randomConfiguration(random, 2);
+        while (RuleCatalog.kinds(drawn).size() < 3) {
+            drawn = RuleCatalog.randomConfiguration(random, 2);
+        }
+        String xml = drawn;
+        String renamed = RuleCatalog.renamed(xml, 4242);
+
+        assertThat(renamed).isNotEqualTo(xml);
+        assertThat(RuleCatalog.kinds(renamed)).containsExactlyInAnyOrderElementsOf(RuleCatalog.kinds(xml));
+        var reader = new RuleReader(io.tidemark.lifecycle.config.ValidationMode.SEAWEEDFS,
+                io.tidemark.lifecycle.engine.LifecycleCalendar.of(io.tidemark.lifecycle.engine.DuePolicy.EXACT,
+                        java.time.Duration.ofSeconds(2)));
+        var before = reader.read(xml).rules().stream().map(r -> r.hash().toHex()).sorted().toList();
+        var after = reader.read(renamed).rules().stream().map(r -> r.hash().toHex()).sorted().toList();
+        assertThat(after).as("the same rules by content").isEqualTo(before);
+        assertThat(reader.read(renamed).rules().stream().map(r -> r.id()))
+                .noneMatch(id -> xml.contains("<ID>" + id + "</ID>"));
     }
 }

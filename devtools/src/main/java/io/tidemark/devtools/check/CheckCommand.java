@@ -1,6 +1,8 @@
 package io.tidemark.devtools.check;
 
 import io.tidemark.checker.Checker;
+import io.tidemark.checker.model.DirectedHistories;
+import io.tidemark.checker.model.History;
 import io.tidemark.checker.model.HistoryGenerator;
 import io.tidemark.checker.model.Step;
 import io.tidemark.cli.ServicesMain;
@@ -25,7 +27,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "ZooKeeper restarts; with --filers, a filer stopped or its clock set off), the whole pipeline on a "
                 + "local cluster, and an oracle — the rules engine alone — that reports wrongful deletes and lost "
                 + "expirations, shrinking a failing history.",
-            "Histories use seeds --seed, --seed+1, ... until --minutes have passed (one history when 0).",
+            "Histories use seeds --seed, --seed+1, ... until --minutes have passed (one history when 0); "
+                    + "--history runs the directed regression histories instead.",
             "Exit 0 when nothing was found; 1 otherwise. Takes minutes; a slice runs in the test suite."})
 public final class CheckCommand implements Callable<Integer> {
 
@@ -40,6 +43,13 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--faults", defaultValue = "4", description = "Faults per history (default ${DEFAULT-VALUE}).")
     private int faults;
+
+    @Option(names = "--changes", defaultValue = "3",
+            description = "Changes per history (default ${DEFAULT-VALUE}), drawn apart from the operations and faults: "
+                    + "rules re-PUT under new IDs and reordered, a legal hold set and lifted later, a current version "
+                    + "promoted back and demoted again, a BLOCKED key's dead letters replayed while it still blocks. "
+                    + "0 makes the histories the seeds made before changes existed.")
+    private int changes;
 
     @Option(names = "--minutes", defaultValue = "0",
             description = "Run histories until this many minutes have passed (default ${DEFAULT-VALUE}: one).")
@@ -71,9 +81,9 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--fault-kinds", split = ",", paramLabel = "KIND",
             description = "Draw faults from these kinds only, to aim a run at one defence: RESTART_SERVICE, "
                     + "FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN, DLQ_REPLAY, "
-                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART, FILER_STOP, FILER_CLOCK_SKEW (default: all, Kafka "
-                    + "and ZooKeeper restarts with --cluster-faults only, CLOCK_SKEW without --processes only, filer "
-                    + "faults with --filers above 1 only).")
+                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART, FILER_STOP, FILER_CLOCK_SKEW, CORRUPT_TIMER (default: "
+                    + "all but CORRUPT_TIMER, which --changes draws; Kafka and ZooKeeper restarts with --cluster-faults "
+                    + "only, CLOCK_SKEW without --processes only, filer faults with --filers above 1 only).")
     private List<Step.Kind> faultKinds;
 
     @Option(names = "--filers", defaultValue = "1",
@@ -87,6 +97,20 @@ public final class CheckCommand implements Callable<Integer> {
             description = "Run each service instance as a process of its own, as an operator does: a restart fault "
                     + "is then a kill -9 (SIGKILL). Clocks are not skewed in this mode.")
     private boolean processes;
+
+    @Option(names = "--history", split = ",", paramLabel = "NAME",
+            description = "Run these directed histories (the checker's regression cases, written by hand) instead of "
+                    + "generated ones; \"all\" runs every one. Known: ${COMPLETION-CANDIDATES}.",
+            completionCandidates = DirectedNames.class)
+    private List<String> directed;
+
+    /** The directed histories' names, for the help text. */
+    static final class DirectedNames extends ArrayList<String> {
+        DirectedNames() {
+            super(DirectedHistories.names());
+            add("all");
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -114,8 +138,8 @@ public final class CheckCommand implements Callable<Integer> {
                     .forEach(ProcessHandle::destroyForcibly), "check-children"));
         }
         long first = seed == null ? System.currentTimeMillis() : seed;
-        out.printf(Locale.ROOT, "check: first seed %d, %d operations and %d faults per history, day %d s, grace %d "
-                + "days (replay with --seed %d)%n", first, ops, faults, daySeconds, graceDays, first);
+        out.printf(Locale.ROOT, "check: first seed %d, %d operations, %d faults and %d changes per history, day %d s, "
+                + "grace %d days (replay with --seed %d)%n", first, ops, faults, changes, daySeconds, graceDays, first);
         out.flush();
         long deadline = System.nanoTime() + minutes * 60_000_000_000L;
         List<Checker.Summary> summaries = new ArrayList<>();
@@ -126,11 +150,12 @@ public final class CheckCommand implements Callable<Integer> {
                     filers);
         }
         try (Checker checker = Checker.start(new Checker.Options(ops, faults, daySeconds, graceDays, 2, shrinkRuns,
-                instances, kinds, processes ? ServicesMain.class : null, filers))) {
+                instances, kinds, processes ? ServicesMain.class : null, filers, changes))) {
             out.printf(Locale.ROOT, "check: working in %s%n", checker.work());
             long next = first;
             do {
-                summaries.add(checker.check(List.of(next++), out));
+                summaries.add(directed != null ? checker.run(directedHistories(), out)
+                        : checker.check(List.of(next++), out));
             } while (System.nanoTime() < deadline);
         }
         int histories = summaries.size();
@@ -148,5 +173,17 @@ public final class CheckCommand implements Callable<Integer> {
                 summaries.get(0).coveragePossible(), findings == 0 ? "PASSED" : "FAILED");
         out.flush();
         return findings == 0 ? 0 : 1;
+    }
+
+    private List<History> directedHistories() {
+        long dayMillis = daySeconds * 1_000L;
+        if (directed.contains("all")) {
+            return List.copyOf(DirectedHistories.all(dayMillis).values());
+        }
+        try {
+            return directed.stream().map(name -> DirectedHistories.named(name, dayMillis)).toList();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 }

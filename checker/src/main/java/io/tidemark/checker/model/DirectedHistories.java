@@ -1,0 +1,178 @@
+package io.tidemark.checker.model;
+
+import io.tidemark.checker.model.RuleCatalog.RuleKind;
+import io.tidemark.checker.model.Step.Kind;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Histories written by hand, each the shortest path to one way of losing an expiration or deleting early that a
+ * review or an operator found and the generator had not drawn yet. They are the checker's regression cases: each
+ * failed on the code before its fix, and the build's slice runs them.
+ */
+public final class DirectedHistories {
+
+    private static final String LOCKED = "locked";
+    private static final String TOGGLED = "toggled";
+    private static final List<History.BucketSpec> BUCKETS = List.of(new History.BucketSpec(LOCKED, true, true),
+            new History.BucketSpec(TOGGLED, false, false), new History.BucketSpec("plain", false, false));
+
+    private DirectedHistories() {
+    }
+
+    /** The histories by name, in the order they are run. */
+    public static Map<String, History> all(long dayMillis) {
+        Map<String, History> all = new LinkedHashMap<>();
+        all.put("hold-lifted-after-due", holdLiftedAfterDue(dayMillis));
+        all.put("hold-set-after-firing", holdSetAfterFiring(dayMillis));
+        all.put("retention-ends", retentionEnds(dayMillis));
+        all.put("rules-renamed-while-tasks-wait", rulesRenamedWhileTasksWait(dayMillis));
+        all.put("null-version-demoted-twice", nullVersionDemotedTwice(dayMillis));
+        all.put("dlq-replayed-while-blocked", deadLettersReplayedWhileBlocked(dayMillis));
+        all.put("timer-unreadable", timerUnreadable(dayMillis));
+        return all;
+    }
+
+    /** The names {@link #all} knows. */
+    public static Set<String> names() {
+        return all(1_000).keySet();
+    }
+
+    /** One history by name. */
+    public static History named(String name, long dayMillis) {
+        History history = all(dayMillis).get(name);
+        if (history == null) {
+            throw new IllegalArgumentException("no directed history \"" + name + "\"; known: " + names());
+        }
+        return history;
+    }
+
+    private static String rules(RuleKind kind, int n, int days) {
+        return "<LifecycleConfiguration>" + RuleCatalog.rule(kind, n, days) + "</LifecycleConfiguration>";
+    }
+
+    /** A legal hold set before the object is due and lifted after: the object is due from the lifting on. */
+    static History holdLiftedAfterDue(long day) {
+        return history(1, List.of(
+                op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.PUT, LOCKED, "a/1", "", 10),
+                pause(day * 2 / 5),
+                op(Kind.HOLD, LOCKED, "a/1", "current", 0),
+                pause(day * 6 / 5),
+                op(Kind.RELEASE, LOCKED, "a/1", "current", 0)));
+    }
+
+    /**
+     * The hold comes just after the due instant while the object processor is away and replay-streams restarts, so
+     * the task the processor finds waiting was decided on the entry before the hold; the hold is lifted a day later.
+     * (Mtimes are whole seconds: an object may fall due up to a second early, so the processor goes away well before.)
+     */
+    static History holdSetAfterFiring(long day) {
+        return history(2, List.of(
+                op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.PUT, LOCKED, "a/1", "", 10),
+                pause(day / 5),
+                op(Kind.RESTART_SERVICE, "", "", "object-processor#0", day * 6 / 5),
+                pause(day * 4 / 5),
+                op(Kind.RESTART_SERVICE, "", "", "replay-streams#0", day / 5),
+                pause(day / 10),
+                op(Kind.HOLD, LOCKED, "a/1", "current", 0),
+                pause(day),
+                op(Kind.RELEASE, LOCKED, "a/1", "current", 0)));
+    }
+
+    /** A retention that ends after the due instant: the object is due from its end on. */
+    static History retentionEnds(long day) {
+        return history(3, List.of(
+                op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.PUT, LOCKED, "a/1", "", 10),
+                pause(day * 2 / 5),
+                op(Kind.RETAIN, LOCKED, "a/1", "current", day * 3 / 2)));
+    }
+
+    /**
+     * Two tasks wait in object-tasks while the object processor is away; the configuration is put again with the same
+     * rule under another ID, as tools that generate IDs do. Nothing changed in S3: every object is still due.
+     */
+    static History rulesRenamedWhileTasksWait(long day) {
+        List<Step> steps = new ArrayList<>();
+        steps.add(op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0));
+        steps.add(op(Kind.PUT, "plain", "a/1", "", 10));
+        steps.add(op(Kind.PUT, "plain", "a/2", "", 10));
+        // Mtimes are whole seconds, so an object may fall due up to a second before a day has passed: the processor
+        // goes away well before, and the rules are renamed after the due instant while it is still away.
+        steps.add(pause(day / 5));
+        steps.add(op(Kind.RESTART_SERVICE, "", "", "object-processor#0", day * 3 / 2));
+        steps.add(pause(day * 6 / 5));
+        steps.add(op(Kind.RENAME_RULES, "plain", "", "", 4242));
+        return history(4, steps);
+    }
+
+    /**
+     * A null version demoted (its noncurrent task falls due and waits for the object processor), promoted back when its
+     * successor is deleted, and demoted again by a new put: it is noncurrent from the second demotion, so the waiting
+     * task, decided on the first, must not delete it until a day after the second.
+     */
+    static History nullVersionDemotedTwice(long day) {
+        // The task fires while the processor is away, so nothing reads the key between the first demotion and its
+        // return; mtimes are whole seconds, which is why the second demotion comes 0.3 day before the return.
+        return history(5, List.of(
+                op(Kind.RULES, TOGGLED, "", rules(RuleKind.NONCURRENT, 0, 1), 0),
+                op(Kind.PUT, TOGGLED, "c", "", 10),
+                op(Kind.VERSIONING, TOGGLED, "", "Enabled", 0),
+                op(Kind.PUT, TOGGLED, "c", "", 10),
+                pause(day * 3 / 10),
+                op(Kind.RESTART_SERVICE, "", "", "object-processor#0", day * 11 / 10),
+                pause(day * 4 / 5),
+                op(Kind.DELETE_VERSION, TOGGLED, "c", "current", 0),
+                pause(day / 5),
+                op(Kind.PUT, TOGGLED, "c", "", 10)));
+    }
+
+    /**
+     * Two keys' tasks parked by a gateway that answers BLOCKED; an operator replays the dead letters while it still
+     * does, so each is parked again under the same key; the block ends, and the dead letters are replayed again.
+     */
+    static History deadLettersReplayedWhileBlocked(long day) {
+        return history(6, List.of(
+                op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.PUT, "plain", "a/1", "", 10),
+                op(Kind.PUT, "plain", "a/2", "", 10),
+                op(Kind.GATEWAY_BLOCKED, "plain", "a/1", "", day * 2),
+                op(Kind.GATEWAY_BLOCKED, "plain", "a/2", "", day * 2),
+                pause(day * 6 / 5),
+                op(Kind.DLQ_REPLAY, "", "", "", 0),
+                pause(day / 10),
+                op(Kind.DLQ_REPLAY, "", "", "", 0)));
+    }
+
+    /** The object's armed timer made unreadable before it falls due: it is set aside, and the object still expires. */
+    static History timerUnreadable(long day) {
+        return history(7, List.of(
+                op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.PUT, "plain", "a/1", "", 10),
+                pause(day / 10),
+                op(Kind.CORRUPT_TIMER, "", "", "", 1)));
+    }
+
+    private static Step op(Kind kind, String bucket, String key, String arg, long number) {
+        return new Step(0, kind, bucket, key, arg, number);
+    }
+
+    private static Step pause(long millis) {
+        return new Step(0, Kind.WAIT, "", "", "", millis);
+    }
+
+    /** Numbers the steps; the seed only tells the directed histories apart in a report (they draw nothing). */
+    private static History history(long seed, List<Step> steps) {
+        List<Step> numbered = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            Step s = steps.get(i);
+            numbered.add(new Step(i, s.kind(), s.bucket(), s.key(), s.arg(), s.number()));
+        }
+        return new History(-seed, BUCKETS, numbered);
+    }
+}
