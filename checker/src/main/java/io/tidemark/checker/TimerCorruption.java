@@ -49,14 +49,16 @@ final class TimerCorruption {
 
     /**
      * Overwrites one armed timer of the given buckets (not one merely waiting for an event; a timer that fired is gone
-     * from the changelog), chosen by {@code pick}; empty when there is none.
+     * from the changelog), one of the three due first, chosen by {@code pick}; empty when there is none.
      */
     static Optional<Armed> corruptOne(TidemarkConfig config, List<String> buckets, Instant after, long pick) {
         List<Armed> armed = armed(config, buckets, after);
         if (armed.isEmpty()) {
             return Optional.empty();
         }
-        Armed chosen = armed.get((int) Math.floorMod(pick, (long) armed.size()));
+        // Among the three that fall due first: a timer due after the history has ended would show nothing.
+        List<Armed> soonest = armed.stream().sorted(java.util.Comparator.comparing(Armed::due)).limit(3).toList();
+        Armed chosen = soonest.get((int) Math.floorMod(pick, (long) soonest.size()));
         Map<String, Object> props = new HashMap<>(config.producerProperties());
         props.keySet().removeIf(k -> k.startsWith("transactional"));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),

@@ -105,7 +105,8 @@ public final class HistoryGenerator {
     }
 
     /**
-     * One change, as the steps that make it: a rule set re-PUT under new IDs; a legal hold set and lifted later; a
+     * One change, as the steps that make it: a rule set re-PUT under new IDs while the object processor is away; a
+     * legal hold set and lifted later; a
      * null version (or any current version) promoted back by deleting its successor and demoted again by a put, while
      * a task may wait; the dead letters of a BLOCKED key replayed while the gateway still answers BLOCKED; an armed
      * timer made unreadable.
@@ -113,8 +114,13 @@ public final class HistoryGenerator {
     private List<Step> change(Random random, List<History.BucketSpec> buckets) {
         String key = KEYS.get(random.nextInt(KEYS.size()));
         return switch (random.nextInt(5)) {
-            case 0 -> List.of(new Step(0, Kind.RENAME_RULES, buckets.get(random.nextInt(buckets.size())).name(), "",
-                    "", 1 + random.nextInt(99_999)));
+            case 0 -> List.of(
+                    // Tasks wait for the object processor while the rules are renamed: they must still act.
+                    new Step(0, Kind.RESTART_SERVICE, "", "", "object-processor#" + random.nextInt(2),
+                            random.nextLong(dayMillis, dayMillis * 3 / 2)),
+                    new Step(0, Kind.WAIT, "", "", "", dayMillis * 3 / 5),
+                    new Step(0, Kind.RENAME_RULES, buckets.get(random.nextInt(buckets.size())).name(), "", "",
+                            1 + random.nextInt(99_999)));
             case 1 -> List.of(new Step(0, Kind.HOLD_LIFTED, "locked", key, "current",
                     random.nextLong(dayMillis / 2, dayMillis * 2)));
             case 4 -> List.of(new Step(0, Kind.CORRUPT_TIMER, "", "", "", 1 + random.nextInt(99_999)));
