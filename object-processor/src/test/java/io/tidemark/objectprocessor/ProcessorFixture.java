@@ -15,7 +15,9 @@ import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.S3Entries;
+import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
@@ -316,6 +318,17 @@ final class ProcessorFixture implements AutoCloseable {
     void age(String bucket, String key, Duration by) {
         for (ObjectVersionInfo version : emulator.s3().versions(bucket, key)) {
             emulator.s3().backdate(bucket, key, version.versionId(), S3Entries.modTime(version.entry()).minus(by));
+            // A demoted version's stamp ages with it: the processor times a stamped version from its stamp.
+            var since = S3Entries.noncurrentSince(version.entry());
+            if (since.isPresent()) {
+                String aged = String.valueOf(EpochNanos.of(since.get().minus(by)));
+                try {
+                    emulator.s3().store().modify(version.path(), e -> e.toBuilder().putExtended(
+                            S3Layout.NONCURRENT_SINCE_NS, com.google.protobuf.ByteString.copyFromUtf8(aged)).build());
+                } catch (io.tidemark.emulator.filer.FilerException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
         }
     }
 
