@@ -16,6 +16,7 @@ import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.WalkStates;
+import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.time.Clock;
 import java.time.Duration;
@@ -72,14 +73,16 @@ public final class BucketProcessorService extends ManagedService {
     }
 
     @Override
-    protected void doStart() {
+    protected void doStart() throws Exception {
         running = true;
+        // First of all: a service that would decide otherwise than the rest of the cluster does nothing.
+        zookeeper = resources.own(ZooKeeperConnection.start(config));
+        LifecycleSettings.check(zookeeper.client(), config, name(), clock);
         TopicRegistry topics = TopicRegistry.from(config);
         try (Admin admin = Admin.create(config.adminProperties())) {
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR))
                     .ensure(List.of(topics.bucketTasks(), topics.objectTasks(), topics.rearm()));
         }
-        zookeeper = resources.own(ZooKeeperConnection.start(config));
         FilerClient filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS),
                 config.grpcTls(), config.grpcDeadline()));
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(config, settings),

@@ -38,7 +38,8 @@ class RecoveryRearmTest {
 
     private final WalkFixture f = new WalkFixture();
     private final TidemarkConfig config = new TidemarkConfig(Map.of("shard.bits", "2", "lifecycle.day.seconds", "10",
-            "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000"));
+            "lifecycle.test.mode", "true", "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms",
+            "1000"));
     private final TopicRegistry topics = TopicRegistry.from(config);
     private TopologyTestDriver driver;
 

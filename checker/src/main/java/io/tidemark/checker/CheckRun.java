@@ -295,13 +295,14 @@ final class CheckRun {
         s.put("topic.prefix", "checker." + runId + ".");
         s.put("shard.bits", "2");
         s.put("lifecycle.day.seconds", String.valueOf(settings.daySeconds()));
+        s.put("lifecycle.test.mode", "true");
         s.put("lifecycle.due.policy", "exact");
         s.put("management.host", "127.0.0.1");
         s.put("management.port", "0");
         s.put("populator.batch.max.ms", "50");
         s.put("replay-streams.punctuate.interval.ms", "200");
         s.put("replay-streams.state.dir", stateDir.resolve(runId).toString());
-        s.put("object-processor.deletes.per.second", "0");
+        s.put("object-processor.deletes.per.second", "unlimited");
         s.put("object-processor.rules.max.age.ms", "200");
         s.put("object-processor.retry-later.max.attempts", "1000");
         // A quarter of a two-second day: a task answered RETRY_LATER is tried again soon after the answer changes.

@@ -9,6 +9,7 @@ import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,12 +34,14 @@ public final class Conductor implements AutoCloseable {
         List<ConsumerGroups.Group> gates = ConductorSettings.gates(config, topics);
         this.metrics = new ConductorMetrics(meters, gates.stream().map(ConsumerGroups.Group::id).toList());
         try {
+            // First of all: a conductor that would decide otherwise than the rest of the cluster does nothing.
+            this.zookeeper = owned.own("ZooKeeper connection", ZooKeeperConnection.start(config));
+            LifecycleSettings.check(zookeeper.client(), config, "conductor", clock);
             // Kafka's clients wait without bound in close(): each gets five seconds.
             Admin admin = Admin.create(config.adminProperties());
             owned.own("admin client", () -> admin.close(Duration.ofSeconds(5)));
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR))
                     .ensure(List.of(topics.bucketTasks()));
-            this.zookeeper = owned.own("ZooKeeper connection", ZooKeeperConnection.start(config));
             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
                     KafkaClients.idempotentProducer(config.producerProperties()), new ByteArraySerializer(),
                     new ByteArraySerializer());
@@ -50,6 +53,12 @@ public final class Conductor implements AutoCloseable {
             // Whatever opened before the failure closes now: nobody else holds it.
             owned.close();
             throw e;
+        } catch (Exception e) {
+            owned.close();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("cannot check the cluster's lifecycle settings in ZooKeeper: " + e, e);
         }
     }
 

@@ -10,11 +10,12 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The conductor's settings, read once from the configuration registry.
  *
- * @param maxBacklog     the most records a gated group may have left before a pass is skipped; negative: no gate
+ * @param maxBacklog     the most records a gated group may have left before a pass is skipped; -1: no gate
  * @param lockWait       how long a pass waits for the walker lock another conductor holds
  * @param walkStaleAfter how long a walk may go without progress before a pass seeds it again
  */
@@ -37,19 +38,36 @@ public record ConductorSettings(long maxBacklog, Duration lockWait, Duration wal
         return List.of(groups.bucketProcessor(topics), groups.objectProcessor(topics));
     }
 
+    /** A schedule that parses, refused at start rather than when the scheduled conductor first reads it. */
+    static final class Cron implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                CronSchedule.parse(String.valueOf(value));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "a five-field Unix cron expression";
+        }
+    }
+
     /** The {@code conductor.*} settings, contributed to the configuration registry. */
     public static final class Keys implements ConfigContribution {
 
         @Override
         public void define(ConfigDef definition) {
             definition
-                    .define(SCHEDULE, Type.STRING, "0 2 * * *", Importance.MEDIUM,
+                    .define(SCHEDULE, Type.STRING, "0 2 * * *", new Cron(), Importance.MEDIUM,
                             "When `tidemark conductor --schedule` runs walker passes: a five-field Unix cron "
                                     + "expression, evaluated in UTC.")
-                    .define(MAX_BACKLOG, Type.LONG, 100_000L, Importance.MEDIUM,
+                    .define(MAX_BACKLOG, Type.LONG, 100_000L, Range.atLeast(-1), Importance.MEDIUM,
                             "A walker pass is skipped while the bucket-processor or object-processor group has more "
-                                    + "unconsumed records than this (read from Kafka at the start of the pass). A "
-                                    + "negative value turns the gate off.")
+                                    + "unconsumed records than this (read from Kafka at the start of the pass); 0 "
+                                    + "skips it while any record is left. -1 turns the gate off.")
                     .define(LOCK_WAIT_MS, Type.LONG, 0L, Range.atLeast(0), Importance.LOW,
                             "How long a conductor waits for the walker lock before skipping its pass; 0 skips at once "
                                     + "when another conductor holds it.")

@@ -17,6 +17,7 @@ import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ControlsWatch;
 import io.tidemark.zookeeper.LifecycleControls;
+import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -73,8 +74,11 @@ public final class ObjectProcessorService extends ManagedService {
     }
 
     @Override
-    protected void doStart() {
+    protected void doStart() throws Exception {
         running = true;
+        // First of all: a service that would decide otherwise than the rest of the cluster does nothing.
+        ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
+        LifecycleSettings.check(zookeeper.client(), config, name(), clock);
         TopicRegistry topics = TopicRegistry.from(config);
         try (Admin admin = Admin.create(config.adminProperties())) {
             new TopicAdmin(admin, config.getShort(TidemarkConfig.TOPIC_REPLICATION_FACTOR))
@@ -108,7 +112,6 @@ public final class ObjectProcessorService extends ManagedService {
         });
         resources.own("checks", checks::shutdownNow);
         // Pause and dry run, as operators set them: followed by a watch, and every task held until they are known.
-        ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
         ControlsWatch watch = resources.own(ControlsWatch.start(zookeeper));
         BucketControls controls = BucketControls.following(watch);
         DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);

@@ -7,11 +7,12 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The object processor's settings, read once from the configuration registry.
  *
- * @param deletesPerSecond      the whole group's rate; 0 for no limit
+ * @param deletesPerSecond      the whole group's rate; {@link Double#POSITIVE_INFINITY} for no limit
  * @param retryLaterMaxAttempts calls made for a task answered RETRY_LATER before it is parked
  * @param faultMaxAttempts      attempts at a task whose calls the server failed on before it is parked
  * @param rulesMaxAge           how old a bucket's rules may be when a task is checked against them
@@ -35,8 +36,11 @@ public record ObjectProcessorSettings(double deletesPerSecond, int maxInFlight, 
     public static final String FAULT_MAX_ATTEMPTS = "object-processor.fault.max.attempts";
     public static final String STATUS_INTERVAL_MS = "object-processor.status.interval.ms";
 
+    /** How {@link #DELETES_PER_SECOND} says "no limit": spelled out, never a number that could mean "none". */
+    public static final String UNLIMITED = "unlimited";
+
     public static ObjectProcessorSettings from(TidemarkConfig config) {
-        return new ObjectProcessorSettings(config.getDouble(ObjectProcessorSettings.DELETES_PER_SECOND),
+        return new ObjectProcessorSettings(deletesPerSecond(config.getString(DELETES_PER_SECOND)),
                 config.getInt(ObjectProcessorSettings.MAX_IN_FLIGHT),
                 config.getInt(ObjectProcessorSettings.MAX_BUFFERED),
                 config.getInt(ObjectProcessorSettings.RETRY_LATER_MAX_ATTEMPTS),
@@ -50,15 +54,57 @@ public record ObjectProcessorSettings(double deletesPerSecond, int maxInFlight, 
                 config.shutdownTimeout());
     }
 
+    /** A rate as the setting writes it: a number of deletes per second above 0, or {@link #UNLIMITED}. */
+    static double deletesPerSecond(String value) {
+        String v = value.trim();
+        return v.equalsIgnoreCase(UNLIMITED) ? Double.POSITIVE_INFINITY : Double.parseDouble(v);
+    }
+
+    /**
+     * The group's delete rate: above 0, or {@code unlimited}. 0 is refused rather than read as "no limit" (an operator
+     * reaching for "stop" would get full speed) or as "no deletes" (tasks would pile up unseen): stopping is what
+     * {@code tidemark pause} does.
+     */
+    static final class DeleteRate implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String v = value == null ? "" : ((String) value).trim();
+            if (v.equalsIgnoreCase(UNLIMITED)) {
+                return;
+            }
+            double rate;
+            try {
+                rate = Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+                throw new ConfigException(name, value, "must be a number of deletes per second above 0, or "
+                        + UNLIMITED);
+            }
+            if (rate == 0) {
+                throw new ConfigException(name, value, "0 would mean no deletes at all: to stop deleting, run "
+                        + "`tidemark pause`; for no limit, write " + UNLIMITED);
+            }
+            if (!(rate > 0) || Double.isInfinite(rate)) {
+                throw new ConfigException(name, value, "must be a number of deletes per second above 0, or "
+                        + UNLIMITED);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "a number above 0, or " + UNLIMITED;
+        }
+    }
+
     /** The {@code object-processor.*} settings, contributed to the configuration registry. */
     public static final class Keys implements ConfigContribution {
 
         @Override
         public void define(ConfigDef definition) {
             definition
-                    .define(DELETES_PER_SECOND, Type.DOUBLE, 500.0, Range.atLeast(0), Importance.HIGH,
-                            "LifecycleDelete calls per second for the whole object-processor group; each instance "
-                                    + "takes the share of the partitions it is assigned. 0 means no limit.")
+                    .define(DELETES_PER_SECOND, Type.STRING, "500", new DeleteRate(), Importance.HIGH,
+                            "LifecycleDelete calls per second for the whole object-processor group (fractions "
+                                    + "allowed); each instance takes the share of the partitions it is assigned. "
+                                    + "`unlimited` lifts the limit. 0 is refused: to stop deletes, `tidemark pause`.")
                     .define(MAX_IN_FLIGHT, Type.INT, 64, Range.between(1, 10_000), Importance.MEDIUM,
                             "Most LifecycleDelete calls one object processor has outstanding at once.")
                     .define(MAX_BUFFERED, Type.INT, 10_000, Range.between(1, 10_000_000),

@@ -18,7 +18,7 @@ final class RateShare {
     private final ObjectProcessorMetrics metrics;
     private int topicPartitions;
 
-    /** @param groupRate the group's deletes per second; 0 or less lifts the limit */
+    /** @param groupRate the group's deletes per second; {@link Double#POSITIVE_INFINITY} (unlimited) lifts the limit */
     RateShare(double groupRate, DeleteCaller caller, ObjectProcessorMetrics metrics) {
         this.groupRate = groupRate;
         this.caller = caller;
@@ -32,8 +32,8 @@ final class RateShare {
 
     /** Sets the rate for {@code held} partitions; with none held the last rate stays (it is not used). */
     void held(int held) {
-        if (groupRate <= 0) {
-            caller.rate(0);
+        if (Double.isInfinite(groupRate)) {
+            caller.rate(0);   // the caller's own "no limiter"
         } else if (held > 0) {
             caller.rate(of(groupRate, held, topicPartitions));
             log.info("rate share: {} of {} deletes/s for {} of {} partitions",

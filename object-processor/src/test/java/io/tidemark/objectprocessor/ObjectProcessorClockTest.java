@@ -61,7 +61,8 @@ class ObjectProcessorClockTest {
     }
 
     private static Map<String, String> dayOf(int seconds) {
-        return Map.of("lifecycle.day.seconds", String.valueOf(seconds), "lifecycle.due.policy", "exact");
+        return Map.of("lifecycle.day.seconds", String.valueOf(seconds), "lifecycle.due.policy", "exact",
+                "lifecycle.test.mode", "true");
     }
 
     /** An object under a one-day expiration, and its task published at once, a day before it is due. */

@@ -78,13 +78,15 @@ final class ProcessorFixture implements AutoCloseable {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
         settings.put("zookeeper.connect", cluster.zookeeperConnect());
+        // A chroot of its own: the lifecycle settings the first service records there are this test's.
+        settings.put("zookeeper.chroot", ns.zookeeperChroot() + "-" + name);
         settings.put("s3.grpc.address", emulator.s3GrpcAddress());
         settings.put("filer.address", emulator.filerAddress());
         settings.put("topic.prefix", ns.topicPrefix() + name + ".");
         settings.put("shard.bits", "2");
         settings.put("management.host", "127.0.0.1");
         settings.put("management.port", "0");
-        settings.put("object-processor.deletes.per.second", "0");
+        settings.put("object-processor.deletes.per.second", "unlimited");
         settings.put("object-processor.retry.backoff.initial.ms", "50");
         settings.put("object-processor.retry.backoff.max.ms", "200");
         settings.put("object-processor.transport.backoff.initial.ms", "10");

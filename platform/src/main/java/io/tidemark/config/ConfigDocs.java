@@ -18,7 +18,9 @@ public final class ConfigDocs {
                 .append("`kafka.`, `kafka.producer.`, `kafka.consumer.`, `kafka.streams.` and `kafka.admin.` that are ")
                 .append("not listed here pass straight to the Kafka clients; as environment variables they follow ")
                 .append("Kafka's image convention (`TIDEMARK_KAFKA_PRODUCER_LINGER_MS` is `kafka.producer.linger.ms`; ")
-                .append("`__` is an underscore, `___` a dash).\n\n")
+                .append("`__` is an underscore, `___` a dash). Any other key, or `TIDEMARK_` variable, that names no ")
+                .append("setting below is refused at start with the nearest one (`did you mean ...?`); see ")
+                .append("[operations.md](operations.md#safe-defaults) for what else is refused.\n\n")
                 .append("| setting | environment variable | type | default | valid values | importance | description |\n")
                 .append("|---|---|---|---|---|---|---|\n");
         List<ConfigDef.ConfigKey> keys = definition.configKeys().values().stream()

@@ -55,10 +55,14 @@ public class TidemarkConfig extends AbstractConfig {
     public static final String LIFECYCLE_DAY_SECONDS = "lifecycle.day.seconds";
     public static final String LIFECYCLE_DUE_POLICY = "lifecycle.due.policy";
     public static final String LIFECYCLE_VALIDATION_MODE = "lifecycle.validation.mode";
+    public static final String LIFECYCLE_TEST_MODE = "lifecycle.test.mode";
     public static final String MANAGEMENT_HOST = "management.host";
     public static final String MANAGEMENT_PORT = "management.port";
     public static final String SHUTDOWN_TIMEOUT_MS = "shutdown.timeout.ms";
     public static final String DATA_DIR = "data.dir";
+
+    /** The length of a real lifecycle day: anything else needs {@link #LIFECYCLE_TEST_MODE}. */
+    public static final long REAL_DAY_SECONDS = 86_400L;
 
     /** The prefix of every Tidemark environment variable. */
     public static final String ENV_PREFIX = "TIDEMARK_";
@@ -76,6 +80,29 @@ public class TidemarkConfig extends AbstractConfig {
 
     protected TidemarkConfig(ConfigDef definition, Map<String, ?> values) {
         super(definition, values, false);
+        refuseUnsafeCombinations();
+    }
+
+    /**
+     * What no single setting's validator can see: a lifecycle day that is not a real one outside a declared test
+     * cluster, and a stop shorter than one gRPC call. Each refusal is one line naming the settings and the way out.
+     */
+    private void refuseUnsafeCombinations() {
+        long day = getLong(LIFECYCLE_DAY_SECONDS);
+        if (day != REAL_DAY_SECONDS && !testMode()) {
+            throw new ConfigException(LIFECYCLE_DAY_SECONDS + " is " + day + ", not " + REAL_DAY_SECONDS + ": every "
+                    + "rule would act " + (day < REAL_DAY_SECONDS ? "sooner (a 30-day expiration after "
+                    + roughly(Duration.ofSeconds(30 * day)) + ")" : "later") + ". Only a test or demo "
+                    + "cluster may shorten the day: declare one with " + LIFECYCLE_TEST_MODE + "=true ("
+                    + environmentVariable(LIFECYCLE_TEST_MODE) + "=true), never where the data is real");
+        }
+        long shutdown = getLong(SHUTDOWN_TIMEOUT_MS);
+        long deadline = getLong(GRPC_DEADLINE_MS);
+        if (shutdown < deadline) {
+            throw new ConfigException(SHUTDOWN_TIMEOUT_MS + " (" + shutdown + ") is below " + GRPC_DEADLINE_MS + " ("
+                    + deadline + "): a call in flight when the service is stopped could outlast the stop; lower "
+                    + GRPC_DEADLINE_MS + " or raise " + SHUTDOWN_TIMEOUT_MS + " (at most 29000)");
+        }
     }
 
     /**
@@ -130,29 +157,33 @@ public class TidemarkConfig extends AbstractConfig {
                         "PEM client certificate chain for mutual TLS.")
                 .define(GRPC_TLS_KEY_FILE, Type.STRING, null, Importance.LOW,
                         "PEM PKCS#8 private key of the client certificate.")
-                .define(GRPC_DEADLINE_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.LOW,
-                        "Deadline of every unary gRPC call.")
+                .define(GRPC_DEADLINE_MS, Type.LONG, 20_000L, Range.between(1, 29_000), Importance.LOW,
+                        "Deadline of every unary gRPC call (and of each page of a listing). At most "
+                                + "shutdown.timeout.ms, so that a call in flight when a service stops ends within the "
+                                + "stop.")
                 .define(TOPIC_PREFIX, Type.STRING, "tidemark.", Importance.MEDIUM,
                         "Prefix of every Tidemark topic name.")
-                .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, Range.between(-1, Short.MAX_VALUE),
+                .define(TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) -1, new MinusOneOrAtLeast(1),
                         Importance.MEDIUM, "Replication factor of new topics; -1 takes the broker's default.")
-                .define(TOPIC_META_LOG_RETENTION_MS, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(-1),
+                .define(TOPIC_META_LOG_RETENTION_MS, Type.LONG, 7L * 24 * 3600 * 1000, new MinusOneOrAtLeast(HOUR_MS),
                         Importance.LOW, "Retention of the meta-log topic; -1 keeps it forever. Timers live in "
                                 + "changelogged state, so it need not outlast the longest rule.")
-                .define(TOPIC_TASKS_RETENTION_MS, Type.LONG, 30L * 24 * 3600 * 1000, Range.atLeast(-1),
+                .define(TOPIC_TASKS_RETENTION_MS, Type.LONG, 30L * 24 * 3600 * 1000, new MinusOneOrAtLeast(HOUR_MS),
                         Importance.LOW, "Retention of the task topics (object-tasks, bucket-tasks) and of "
                                 + "lifecycle-events; -1 keeps them forever. Far above any backlog a group should "
                                 + "ever have: tasks deleted before they are processed are lost (the object processor "
                                 + "logs, counts and alerts on it). Existing topics with a shorter retention are "
                                 + "raised to it at start.")
-                .define(TOPIC_DLQ_RETENTION_MS, Type.LONG, -1L, Range.atLeast(-1), Importance.LOW,
+                .define(TOPIC_DLQ_RETENTION_MS, Type.LONG, -1L, new MinusOneOrAtLeast(HOUR_MS), Importance.LOW,
                         "Retention of the dead-letter topics. -1 (the default): parked tasks stay until "
                                 + "`tidemark dlq replay` or `tidemark dlq purge` removes them; a positive value also "
                                 + "drops them by age.")
                 .define(SHARD_BITS, Type.INT, 4, Range.between(0, 16), Importance.MEDIUM,
                         "Shards are the top bits of SHA-256(bucket/key); 2^bits partitions for the sharded topics.")
-                .define(LIFECYCLE_DAY_SECONDS, Type.LONG, 86_400L, Range.atLeast(1), Importance.LOW,
-                        "Length of a lifecycle day in seconds; tests shrink it.")
+                .define(LIFECYCLE_DAY_SECONDS, Type.LONG, REAL_DAY_SECONDS, Range.atLeast(1), Importance.HIGH,
+                        "Length of a lifecycle day in seconds. Anything but 86400 makes every rule act sooner or "
+                                + "later than S3 would (at 60, a 30-day expiration deletes after 30 minutes), so it is "
+                                + "refused unless lifecycle.test.mode=true. Every service must use the same value.")
                 .define(LIFECYCLE_DUE_POLICY, Type.STRING, "aws", ValidString.in("aws", "exact"), Importance.MEDIUM,
                         "aws: due times rounded up to the next day boundary (00:00 UTC); exact: no rounding.")
                 .define(LIFECYCLE_VALIDATION_MODE, Type.STRING, "aws", ValidString.in("aws", "seaweedfs"),
@@ -160,17 +191,37 @@ public class TidemarkConfig extends AbstractConfig {
                                 + "also accepts what SeaweedFS's gateway accepts (NewerNoncurrentVersions without "
                                 + "NoncurrentDays), so buckets with such a rule keep their rules. Every service must "
                                 + "use the same mode.")
+                .define(LIFECYCLE_TEST_MODE, Type.BOOLEAN, false, Importance.HIGH,
+                        "Declares a test or demo cluster, where lifecycle.day.seconds may be other than 86400 (the "
+                                + "quickstart, the checker, the benchmarks and the tests set it). A service in test "
+                                + "mode says so in a warning at start, and `tidemark status` shows it. Never on a "
+                                + "cluster with real data.")
                 .define(MANAGEMENT_HOST, Type.STRING, "0.0.0.0", Importance.LOW,
                         "Address of the management HTTP endpoint (/metrics, /healthz, /readyz).")
                 .define(MANAGEMENT_PORT, Type.INT, 8080, Range.between(0, 65535), Importance.MEDIUM,
                         "Port of the management HTTP endpoint; 0 picks a free one.")
                 .define(SHUTDOWN_TIMEOUT_MS, Type.LONG, 25_000L, Range.between(1000, 29_000), Importance.LOW,
-                        "How long a stop may take in all, kept inside Kubernetes' 30 s grace period.")
+                        "How long a stop may take in all, kept inside Kubernetes' 30 s grace period; at least "
+                                + "grpc.deadline.ms.")
                 .define(DATA_DIR, Type.STRING, "tidemark-data", Importance.MEDIUM,
                         "Where services keep local state (relative paths from the working directory); deployments "
                                 + "mount a volume here (the container image: /var/lib/tidemark). Never under /tmp, "
                                 + "which the system may clean.");
     }
+
+    private static final long HOUR_MS = 3_600_000L;
+
+    private static String roughly(Duration d) {
+        return d.toHours() >= 2 ? d.toHours() + " hours" : d.toMinutes() >= 2 ? d.toMinutes() + " minutes"
+                : d.toSeconds() + " seconds";
+    }
+
+    /**
+     * The {@code lifecycle.*} settings every service of a cluster must share, since each decides with them: the ones
+     * recorded in ZooKeeper by the first service to start ({@code io.tidemark.zookeeper.LifecycleSettings}).
+     */
+    public static final List<String> SHARED_LIFECYCLE_SETTINGS = common().names().stream()
+            .filter(name -> name.startsWith("lifecycle.")).sorted().toList();
 
     /** The environment variable that sets a key: {@code TIDEMARK_} and the key upper-cased, dots and dashes to underscores. */
     public static String environmentVariable(String key) {
@@ -196,6 +247,29 @@ public class TidemarkConfig extends AbstractConfig {
 
     public int shardBits() {
         return getInt(SHARD_BITS);
+    }
+
+    /** Whether this is a declared test or demo cluster ({@code lifecycle.test.mode}). */
+    public boolean testMode() {
+        return getBoolean(LIFECYCLE_TEST_MODE);
+    }
+
+    /** The values of {@link #SHARED_LIFECYCLE_SETTINGS} in force, as they are written in a properties file. */
+    public Map<String, String> sharedLifecycleSettings() {
+        Map<String, String> shared = new TreeMap<>();
+        for (String key : SHARED_LIFECYCLE_SETTINGS) {
+            shared.put(key, String.valueOf(get(key)));
+        }
+        return shared;
+    }
+
+    /** The default of a shared setting, as a properties file would write it. */
+    public static String defaultValue(String key) {
+        ConfigDef.ConfigKey definition = common().configKeys().get(key);
+        if (definition == null || !definition.hasDefault()) {
+            throw new IllegalArgumentException(key + " is no shared setting with a default");
+        }
+        return String.valueOf(definition.defaultValue);
     }
 
     public LifecycleCalendar calendar() {
@@ -279,6 +353,28 @@ public class TidemarkConfig extends AbstractConfig {
             }
         });
         return effective;
+    }
+
+    /** -1 (a documented "none" or "the broker's"), or at least a minimum: never 0, which would mean "at once". */
+    static final class MinusOneOrAtLeast implements ConfigDef.Validator {
+        private final long min;
+
+        MinusOneOrAtLeast(long min) {
+            this.min = min;
+        }
+
+        @Override
+        public void ensureValid(String name, Object value) {
+            long v = ((Number) value).longValue();
+            if (v != -1 && v < min) {
+                throw new ConfigException(name, value, "must be -1 or at least " + min);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "-1, or at least " + min;
+        }
     }
 
     /** The chroot must be an absolute path without a trailing slash. */

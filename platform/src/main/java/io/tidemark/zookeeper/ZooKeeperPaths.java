@@ -8,6 +8,11 @@ public final class ZooKeeperPaths {
 
     /** The registry of lifecycle-enabled buckets: one child per bucket, its value JSON with the rule-set hash. */
     public static final String BUCKETS = "/lifecycle/data/buckets";
+    /**
+     * The {@code lifecycle.*} settings every service must share, as the first service to start recorded them
+     * ({@link LifecycleSettings}); removed by {@code tidemark lifecycle settings --reset}.
+     */
+    public static final String LIFECYCLE_SETTINGS = "/lifecycle/settings";
     /** The populator instances' leader latch: only the leader tails the meta-log. */
     public static final String POPULATOR_LEADER = "/lifecycle/populator/leader";
     /** The conductor's lock, so overlapping cron runs never seed a walk twice. */

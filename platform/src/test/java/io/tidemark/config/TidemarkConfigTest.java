@@ -117,6 +117,82 @@ class TidemarkConfigTest {
     }
 
     @Test
+    void shouldRefuseALifecycleDayThatIsNotADayOutsideTestMode() {
+        // The compose file: TIDEMARK_LIFECYCLE_DAY_SECONDS=60 pointed at a real filer deletes a 30-day rule's
+        // objects after 30 minutes.
+        assertThatThrownBy(() -> load(null, Map.of("TIDEMARK_LIFECYCLE_DAY_SECONDS", "60"), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("lifecycle.day.seconds is 60, not 86400")
+                .hasMessageContaining("30 minutes")
+                .hasMessageContaining("lifecycle.test.mode=true (TIDEMARK_LIFECYCLE_TEST_MODE=true)");
+        assertThatThrownBy(() -> load(null, Map.of(), Map.of("lifecycle.day.seconds", "172800",
+                "lifecycle.test.mode", "false"))).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("lifecycle.day.seconds is 172800");
+        assertThatThrownBy(() -> new TidemarkConfig(Map.of("lifecycle.day.seconds", "10")))
+                .as("however the configuration is built").isInstanceOf(ConfigException.class);
+    }
+
+    @Test
+    void shouldAcceptAShortDayInTestMode() {
+        TidemarkConfig test = load(null, Map.of("TIDEMARK_LIFECYCLE_DAY_SECONDS", "60",
+                "TIDEMARK_LIFECYCLE_TEST_MODE", "true"), Map.of());
+        assertThat(test.getBoolean("lifecycle.test.mode")).isTrue();
+        assertThat(test.calendar().dayLength()).isEqualTo(Duration.ofSeconds(60));
+        TidemarkConfig real = load(null, Map.of(), Map.of("lifecycle.day.seconds", "86400"));
+        assertThat(real.getBoolean("lifecycle.test.mode")).isFalse();
+        assertThat(real.calendar().dayLength()).isEqualTo(Duration.ofDays(1));
+    }
+
+    @Test
+    void shouldRefuseUnknownSettingsFromTheFileTheEnvironmentAndFlagsNamingTheNearestOne() throws Exception {
+        Path file = Files.writeString(dir.resolve("typo.properties"), "topic.prefx=x.\nkafka.linger.ms=5\n");
+        assertThatThrownBy(() -> load(file, Map.of(), Map.of())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown setting topic.prefx (in " + file + "); did you mean topic.prefix?")
+                .hasMessageNotContaining("kafka.linger.ms");
+        assertThatThrownBy(() -> load(null, Map.of("TIDEMARK_SHARD_BIT", "3", "TIDEMARK_KAFKA_LINGER_MS", "5",
+                "TIDEMARK_JAVA_OPTS", "-Xmx1g", "UNRELATED", "x"), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown environment variable TIDEMARK_SHARD_BIT; did you mean "
+                        + "TIDEMARK_SHARD_BITS (shard.bits)?")
+                .hasMessageNotContaining("KAFKA").hasMessageNotContaining("JAVA_OPTS").hasMessageNotContaining("UNRELATED");
+        assertThatThrownBy(() -> load(null, Map.of(), Map.of("grpc.deadline.msec", "100", "kafka.client.id", "x")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown setting grpc.deadline.msec (--set); did you mean grpc.deadline.ms?")
+                .hasMessageNotContaining("kafka.client.id");
+        assertThatThrownBy(() -> load(null, Map.of(), Map.of("something.else.entirely", "1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("unknown setting something.else.entirely")
+                .hasMessageNotContaining("did you mean");
+    }
+
+    @Test
+    void shouldPassEveryKafkaKeyThroughUncheckedWithTheToolsOwnVariables() {
+        TidemarkConfig config = load(null, Map.of("TIDEMARK_KAFKA_SASL_MECHANISM", "PLAIN",
+                "TIDEMARK_LOG_LEVEL", "DEBUG", "TIDEMARK_EMULATOR_ADMIN_ADDRESS", "127.0.0.1:1"),
+                Map.of("kafka.whatever.the.client.reads", "1", "kafka.streams.num.standby.replicas", "1"));
+        assertThat(config.producerProperties()).containsEntry("sasl.mechanism", "PLAIN")
+                .containsEntry("whatever.the.client.reads", "1");
+        assertThat(config.streamsProperties()).containsEntry("num.standby.replicas", "1");
+    }
+
+    @Test
+    void shouldRefuseAStopShorterThanOneCallAndZerosThatMeanAtOnce() {
+        assertThatThrownBy(() -> load(null, Map.of(), Map.of("shutdown.timeout.ms", "5000")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("shutdown.timeout.ms (5000) is below grpc.deadline.ms (20000)");
+        assertThat(load(null, Map.of(), Map.of("shutdown.timeout.ms", "5000", "grpc.deadline.ms", "5000"))
+                .shutdownTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(load(null, Map.of(), Map.of()).grpcDeadline()).isLessThanOrEqualTo(load(null, Map.of(), Map.of())
+                .shutdownTimeout());
+        for (String key : List.of("topic.meta-log.retention.ms", "topic.tasks.retention.ms", "topic.dlq.retention.ms",
+                "topic.replication.factor")) {
+            assertThatThrownBy(() -> load(null, Map.of(), Map.of(key, "0"))).as(key)
+                    .isInstanceOf(ConfigException.class).hasMessageContaining(key).hasMessageContaining("-1");
+        }
+        assertThat(load(null, Map.of(), Map.of("topic.tasks.retention.ms", "-1", "topic.replication.factor", "3"))
+                .getShort("topic.replication.factor")).isEqualTo((short) 3);
+    }
+
+    @Test
     void shouldHoldOnlyTheSharedSettingsWhenNoServiceModuleIsOnTheClassPath() {
         // Each service contributes its own keys (ConfigContribution); the platform alone knows none of them.
         assertThat(TidemarkConfig.definition().names()).contains("kafka.bootstrap.servers", "topic.prefix", "data.dir")

@@ -25,7 +25,7 @@ class ServiceRunnerTest {
 
     private static TidemarkConfig config() {
         return new TidemarkConfig(Map.of("management.host", "127.0.0.1", "management.port", "0",
-                "shutdown.timeout.ms", "2000", "kafka.sasl.jaas.config", "secret-stuff"));
+                "shutdown.timeout.ms", "2000", "grpc.deadline.ms", "1000", "kafka.sasl.jaas.config", "secret-stuff"));
     }
 
     private HttpResponse<String> get(int port, String path) throws Exception {

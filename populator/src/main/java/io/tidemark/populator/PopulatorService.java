@@ -10,6 +10,7 @@ import io.tidemark.service.OwnedResources;
 import io.tidemark.service.StatusLog;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -73,9 +74,11 @@ public final class PopulatorService extends ManagedService {
     }
 
     @Override
-    protected void doStart() {
+    protected void doStart() throws Exception {
         running = true;
         zookeeper = resources.own(ZooKeeperConnection.start(config));
+        // First of all: a service that would decide otherwise than the rest of the cluster does nothing.
+        LifecycleSettings.check(zookeeper.client(), config, name(), clock);
         filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS), config.grpcTls(),
                 config.grpcDeadline()));
         discovery = resources.own(FilerDiscovery.from(config));

@@ -14,6 +14,7 @@ import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ReplayInstances;
+import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -104,7 +105,10 @@ public final class ReplayStreamsService extends ManagedService {
     }
 
     @Override
-    protected void doStart() {
+    protected void doStart() throws Exception {
+        // First of all: timers armed on another day length than the rest of the cluster's would fire at other times.
+        ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
+        LifecycleSettings.check(zookeeper.client(), config, name(), clock);
         TopicRegistry topics = TopicRegistry.from(config);
         Path applicationState = ReplayStreamsSettings.stateDir(config).resolve(ConsumerGroups.from(config)
                 .replayStreams());
@@ -115,7 +119,6 @@ public final class ReplayStreamsService extends ManagedService {
                     topics.bucketTasks(), topics.replayStreamsDlq()));
             LocalState.prepare(applicationState, topics.bucketConfigs().name(), admin, metrics);
         }
-        ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
         // Timers fall due by the filer's clock, which stamped the times they were computed from (invariant 7); Streams'
         // own timing (commits, polls) keeps this host's. Until the filer first answers a Ping, this host's is used:
         // a task fired early meanwhile is held by the object processor until it is due.

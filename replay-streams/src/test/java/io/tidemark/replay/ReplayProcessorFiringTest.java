@@ -37,7 +37,7 @@ class ReplayProcessorFiringTest {
             <Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>""";
 
     private final TidemarkConfig config = new TidemarkConfig(Map.of("shard.bits", "2", "lifecycle.day.seconds", "10",
-            "lifecycle.due.policy", "exact", "kafka.streams.commit.interval.ms", "60000",
+            "lifecycle.test.mode", "true", "lifecycle.due.policy", "exact", "kafka.streams.commit.interval.ms", "60000",
             "replay-streams.max.fired.per.tick", "2"));
     private final TopicRegistry topics = TopicRegistry.from(config);
     private MockProcessorContext<String, Object> context;
@@ -158,7 +158,8 @@ class ReplayProcessorFiringTest {
         // Each reading of the clock moves it 5 ms; the thread may fire for 40 ms a tick, a burst's first slice 25 ms.
         AtomicLong nanos = new AtomicLong();
         ReplayTopology.Params params = ReplayTopology.Params.from(new TidemarkConfig(Map.of("shard.bits", "2",
-                        "lifecycle.day.seconds", "10", "lifecycle.due.policy", "exact",
+                        "lifecycle.day.seconds", "10", "lifecycle.test.mode", "true",
+                        "lifecycle.due.policy", "exact",
                         "replay-streams.max.fire.time.per.tick.ms", "40")),
                 new ReplayStreamsMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(5_000_000L));
         long due = T0.plusSeconds(11).toEpochMilli();
@@ -192,7 +193,8 @@ class ReplayProcessorFiringTest {
         // Each reading of the clock moves it 25 ms; the thread may fire for 400 ms a tick once a burst is under way.
         AtomicLong nanos = new AtomicLong();
         Task task = task(ReplayTopology.Params.from(new TidemarkConfig(Map.of("shard.bits", "2",
-                        "lifecycle.day.seconds", "10", "lifecycle.due.policy", "exact",
+                        "lifecycle.day.seconds", "10", "lifecycle.test.mode", "true",
+                        "lifecycle.due.policy", "exact",
                         "replay-streams.max.fire.time.per.tick.ms", "400")),
                 new ReplayStreamsMetrics(new SimpleMeterRegistry())).withNanoTime(() -> nanos.getAndAdd(25_000_000L)));
         String[] keys = new String[60];

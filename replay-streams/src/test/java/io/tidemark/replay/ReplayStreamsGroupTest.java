@@ -111,9 +111,13 @@ class ReplayStreamsGroupTest {
     private static Map<String, String> settings(LocalCluster cluster, ClusterNamespace ns, String name) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("kafka.bootstrap.servers", cluster.kafkaBootstrapServers());
+        // Every service records or checks the cluster's lifecycle settings in ZooKeeper before it starts.
+        settings.put("zookeeper.connect", cluster.zookeeperConnect());
+        settings.put("zookeeper.chroot", ns.zookeeperChroot() + "-" + name);
         settings.put("topic.prefix", ns.topicPrefix() + name + ".");
         settings.put("shard.bits", "2");
         settings.put("lifecycle.day.seconds", "10");
+        settings.put("lifecycle.test.mode", "true");
         settings.put("lifecycle.due.policy", "exact");
         settings.put("management.port", "0");
         settings.put("management.host", "127.0.0.1");

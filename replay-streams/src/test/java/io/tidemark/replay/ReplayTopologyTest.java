@@ -46,6 +46,7 @@ class ReplayTopologyTest {
             </AbortIncompleteMultipartUpload></Rule></LifecycleConfiguration>""";
 
     private final TidemarkConfig config = new TidemarkConfig(Map.of("shard.bits", "2", "lifecycle.day.seconds", "10",
+            "lifecycle.test.mode", "true",
             "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000",
             "replay-streams.max.fired.per.tick", "2"));
     private final TopicRegistry topics = TopicRegistry.from(config);
@@ -815,6 +816,7 @@ class ReplayTopologyTest {
     @Test
     void shouldStopFiringWhenTheTicksTimeIsUpAndGoOnAtTheNextTick() {
         TidemarkConfig roomy = new TidemarkConfig(Map.of("shard.bits", "0", "lifecycle.day.seconds", "10",
+                "lifecycle.test.mode", "true",
                 "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000",
                 "replay-streams.max.fired.per.tick", "100", "replay-streams.max.fire.time.per.tick.ms", "200"));
         // Each clock reading moves 8 ms; a burst's first slice is 25 ms.
@@ -908,6 +910,7 @@ class ReplayTopologyTest {
     @Test
     void shouldAskForAWalkOfTheWholeBucketForAnUploadOrACorruptIdAndNoneWithoutABucket() {
         TidemarkConfig roomy = new TidemarkConfig(Map.of("shard.bits", "0", "lifecycle.day.seconds", "10",
+                "lifecycle.test.mode", "true",
                 "lifecycle.due.policy", "exact", "replay-streams.punctuate.interval.ms", "1000"));
         ReplayStreamsMetrics own = new ReplayStreamsMetrics(new SimpleMeterRegistry());
         Properties props = new Properties();

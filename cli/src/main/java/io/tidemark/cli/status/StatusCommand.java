@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.tidemark.cli.ConfigOptions;
 import io.tidemark.topics.GroupLag;
+import io.tidemark.config.TidemarkConfig;
 import io.tidemark.zookeeper.Controls;
+import io.tidemark.zookeeper.LifecycleSettings;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,6 +68,7 @@ public final class StatusCommand implements Callable<Integer> {
         if (report.health() == StatusReport.Health.UNREACHABLE) {
             return;
         }
+        printLifecycle(report.lifecycle(), out);
         out.println();
         // BACKLOG, not the consumer-groups tool's LAG: commit markers are not work (see GroupLag); --json has both.
         out.printf(Locale.ROOT, "%-40s %-40s %9s %14s %14s %10s%n", "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET",
@@ -100,6 +103,22 @@ public final class StatusCommand implements Callable<Integer> {
                         + "docs/operations.md");
             }
         }
+    }
+
+    /**
+     * The lifecycle settings every service shares, as recorded; test mode first and in capitals, since a short day
+     * on real data deletes it early.
+     */
+    private static void printLifecycle(LifecycleSettings.Recorded lifecycle, PrintWriter out) {
+        if (lifecycle == null) {
+            out.println("lifecycle settings: none recorded yet (the first service to start records its own)");
+            return;
+        }
+        if (lifecycle.testMode()) {
+            out.println("TEST MODE: a lifecycle day lasts " + lifecycle.settings().get(
+                    TidemarkConfig.LIFECYCLE_DAY_SECONDS) + " s (lifecycle.test.mode=true); not for real data");
+        }
+        out.println("lifecycle settings: " + lifecycle.values() + " (" + lifecycle.provenance() + ")");
     }
 
     /** Pauses and dry runs, with who set them, when and why; the tasks they hold show as object-processor backlog. */

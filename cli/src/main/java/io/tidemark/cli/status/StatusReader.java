@@ -11,6 +11,7 @@ import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.LifecycleControls;
+import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.ReplayInstances;
 import io.tidemark.zookeeper.WalkState;
@@ -120,6 +121,7 @@ public final class StatusReader {
                 : TopicReader.count(config.consumerProperties(), topics.replayStreamsDlq(), Duration.ofSeconds(30));
 
         Controls controls = new LifecycleControls(zk).read();
+        LifecycleSettings.Recorded lifecycle = new LifecycleSettings(zk).read().orElse(null);
         List<String> reasons = new ArrayList<>();
         controls.clusterPause().ifPresent(p -> reasons.add("the cluster is paused (" + p.describe() + "): nothing "
                 + "is deleted and no walk is seeded until `tidemark resume`"));
@@ -171,7 +173,7 @@ public final class StatusReader {
                 reasons, partitions, leader, checkpoint.filter(c -> c.tsNs() > 0)
                 .map(c -> EpochNanos.toInstant(c.tsNs())).orElse(null),
                 checkpoint.map(PopulatorCheckpoint::published).orElse(0L), backlog, pending, replay.size(), walks, objectDlq,
-                replayDlq, controls);
+                replayDlq, controls, lifecycle);
     }
 
     /** The participant holding the populator's leader latch: the one whose node has the lowest sequence. */

@@ -1,6 +1,7 @@
 package io.tidemark.cli.status;
 
 import io.tidemark.zookeeper.Controls;
+import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.topics.GroupLag;
 import java.time.Instant;
 import java.util.List;
@@ -14,12 +15,22 @@ import java.util.List;
  * @param pendingTimers      the sum over the replay-streams instances reporting, or {@code null} when none does
  * @param reasons            why the pipeline is degraded (empty when healthy)
  * @param controls           the operators' pause and dry run
+ * @param lifecycle          the cluster's lifecycle settings as the first service recorded them (the day length,
+ *                           test mode...), or {@code null} when no service has started yet
  */
 public record StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                            String populatorLeader, Instant populatorEventAt, long populatorPublished,
                            Backlog populatorBacklog,
                            Long pendingTimers, int replayInstances, List<Walk> walks, long objectTasksDlq,
-                           long replayStreamsDlq, Controls controls) {
+                           long replayStreamsDlq, Controls controls, LifecycleSettings.Recorded lifecycle) {
+
+    public StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
+                        String populatorLeader, Instant populatorEventAt, long populatorPublished,
+                        Backlog populatorBacklog, Long pendingTimers, int replayInstances, List<Walk> walks,
+                        long objectTasksDlq, long replayStreamsDlq, Controls controls) {
+        this(health, reasons, partitions, populatorLeader, populatorEventAt, populatorPublished, populatorBacklog,
+                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, null);
+    }
 
     public enum Health {
         HEALTHY(0), DEGRADED(1), UNREACHABLE(2);

@@ -72,6 +72,40 @@ class ComposeFileTest {
     }
 
     @Test
+    void shouldRunOnRealDaysAndLeaveShortDaysToTheDemoOverrideInTestMode() {
+        tidemarkServices().forEach((name, service) -> {
+            Map<String, String> env = environment(service);
+            assertThat(env).as(name + ": a real SeaweedFS runs on real days").doesNotContainKeys(
+                    "TIDEMARK_LIFECYCLE_DAY_SECONDS", "TIDEMARK_LIFECYCLE_TEST_MODE");
+            TidemarkConfig config = new TidemarkConfig(ConfigLoader.gather(TidemarkConfig.definition(), null,
+                    resolved(env), Map.of()));
+            assertThat(config.getLong(TidemarkConfig.LIFECYCLE_DAY_SECONDS)).as(name).isEqualTo(86_400);
+            assertThat(config.getBoolean("lifecycle.test.mode")).as(name).isFalse();
+        });
+
+        String demoText = DeployFiles.read("docker-compose.demo.yml");
+        assertThat(demoText).contains("NOT FOR REAL DATA", "lifecycle.test.mode");
+        Map<String, Map<String, Object>> demo = at(DeployFiles.yamlMap(demoText), "services");
+        assertThat(demo.keySet()).as("every Tidemark service of docker-compose.yml, and nothing else")
+                .containsExactlyInAnyOrderElementsOf(tidemarkServices().keySet());
+        demo.forEach((name, override) -> {
+            // Compose merges an override's environment into the service's.
+            Map<String, String> env = new LinkedHashMap<>(environment(tidemarkServices().get(name)));
+            env.putAll(environment(override));
+            TidemarkConfig config = new TidemarkConfig(ConfigLoader.gather(TidemarkConfig.definition(), null,
+                    resolved(env), Map.of()));
+            assertThat(config.getLong(TidemarkConfig.LIFECYCLE_DAY_SECONDS)).as(name).isEqualTo(60);
+            assertThat(config.getBoolean("lifecycle.test.mode")).as(name).isTrue();
+        });
+    }
+
+    private static Map<String, String> resolved(Map<String, String> env) {
+        Map<String, String> resolved = new LinkedHashMap<>();
+        env.forEach((k, v) -> resolved.put(k, withDefaults(v)));
+        return resolved;
+    }
+
+    @Test
     void shouldProbeAndScrapeEachLongRunningServiceOnItsManagementPort() {
         String prometheus = DeployFiles.read("deploy/prometheus/prometheus.yml");
         for (String name : LONG_RUNNING) {
@@ -119,5 +153,8 @@ class ComposeFileTest {
         DeployFiles.Run run = DeployFiles.run(DeployFiles.root(), tool.get().toString(), "-f", "docker-compose.yml",
                 "config", "-q");
         assertThat(run.exitCode()).as(run.output()).isZero();
+        DeployFiles.Run demo = DeployFiles.run(DeployFiles.root(), tool.get().toString(), "-f", "docker-compose.yml",
+                "-f", "docker-compose.demo.yml", "config", "-q");
+        assertThat(demo.exitCode()).as(demo.output()).isZero();
     }
 }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tidemark.config.ConfigLoader;
+import io.tidemark.config.TidemarkConfig;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -84,6 +87,31 @@ class KubernetesManifestsTest {
         });
         // Inside Kubernetes' 30 s grace period the service's own shutdown timeout (25 s) must fit.
         assertThat(((Number) podSpec.get("terminationGracePeriodSeconds")).intValue()).as(name).isGreaterThan(25);
+    }
+
+    @Test
+    void shouldRunTheBaseOnRealDaysAndDeclareTheLocalOverlayATestCluster() {
+        Map<String, String> base = new LinkedHashMap<>();
+        DeployFiles.read("deploy/k8s/tidemark.env").lines().filter(l -> l.contains("=") && !l.startsWith("#"))
+                .forEach(l -> base.put(l.substring(0, l.indexOf('=')), l.substring(l.indexOf('=') + 1)));
+        TidemarkConfig real = new TidemarkConfig(ConfigLoader.gather(TidemarkConfig.definition(), null, base,
+                Map.of()));
+        assertThat(real.getLong(TidemarkConfig.LIFECYCLE_DAY_SECONDS)).isEqualTo(86_400);
+        assertThat(real.getBoolean("lifecycle.test.mode")).isFalse();
+
+        Map<String, Object> overlay = DeployFiles.yamlMap(DeployFiles.read(
+                "deploy/k8s-overlays/local/kustomization.yaml"));
+        List<Map<String, Object>> generators = at(overlay, "configMapGenerator");
+        Map<String, String> local = new LinkedHashMap<>(base);
+        for (Object literal : (List<?>) generators.get(0).get("literals")) {
+            String pair = literal.toString();
+            local.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+        }
+        TidemarkConfig demo = new TidemarkConfig(ConfigLoader.gather(TidemarkConfig.definition(), null, local,
+                Map.of()));
+        if (demo.getLong(TidemarkConfig.LIFECYCLE_DAY_SECONDS) != 86_400) {
+            assertThat(demo.getBoolean("lifecycle.test.mode")).as("a shortened day in the local overlay").isTrue();
+        }
     }
 
     @Test

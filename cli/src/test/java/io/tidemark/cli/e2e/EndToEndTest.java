@@ -134,6 +134,7 @@ class EndToEndTest {
         s.put("s3.grpc.address", emulator.s3GrpcAddress());
         s.put("shard.bits", "2");
         s.put("lifecycle.day.seconds", String.valueOf(DAY));
+        s.put("lifecycle.test.mode", "true");
         s.put("lifecycle.due.policy", "exact");
         s.put("management.host", "127.0.0.1");
         s.put("management.port", "0");

@@ -70,12 +70,13 @@ class LifecyclePipelineTest {
             settings.put("topic.prefix", ns.topicPrefix() + "pipeline.");
             settings.put("shard.bits", "2");
             settings.put("lifecycle.day.seconds", "4");
+            settings.put("lifecycle.test.mode", "true");
             settings.put("lifecycle.due.policy", "exact");
             settings.put("management.port", "0");
             settings.put("populator.batch.max.ms", "50");
             settings.put("replay-streams.punctuate.interval.ms", "200");
             settings.put("replay-streams.state.dir", state.toString());
-            settings.put("object-processor.deletes.per.second", "0");
+            settings.put("object-processor.deletes.per.second", "unlimited");
             settings.put("kafka.streams.commit.interval.ms", "100");
             TidemarkConfig config = new TidemarkConfig(settings);
             S3Gateway s3 = emulator.s3();

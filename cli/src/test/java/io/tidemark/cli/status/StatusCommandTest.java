@@ -18,6 +18,8 @@ import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.Controls;
+import io.tidemark.zookeeper.LifecycleSettings;
+import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -55,7 +57,42 @@ class StatusCommandTest {
                 "--set", "topic.prefix=" + ns.topicPrefix() + "status.");
         assertThat(status).as(out.toString()).isEqualTo(1);
         assertThat(out.toString()).startsWith("status: degraded").contains("no populator leads")
-                .contains("no replay-streams instance is reporting");
+                .contains("no replay-streams instance is reporting")
+                .contains("lifecycle settings: none recorded yet (the first service to start records its own)");
+    }
+
+    @Test
+    void shouldShowTestModeAndTheLifecycleSettingsTheServicesRecorded(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        String chroot = ns.zookeeperChroot() + "-test-mode";
+        TidemarkConfig demo = new TidemarkConfig(Map.of("zookeeper.connect", cluster.zookeeperConnect(),
+                "zookeeper.chroot", chroot, "lifecycle.day.seconds", "60", "lifecycle.test.mode", "true"));
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(demo)) {
+            new LifecycleSettings(zk.client()).verify(demo, "populator 1@demo", Instant.parse("2026-05-02T10:00:00Z"));
+        }
+        // The status command itself runs on real days: what it shows is the cluster's record, not its own settings.
+        StringWriter out = new StringWriter();
+        run(out, "status", "--set", "kafka.bootstrap.servers=" + cluster.kafkaBootstrapServers(),
+                "--set", "zookeeper.connect=" + cluster.zookeeperConnect(), "--set", "zookeeper.chroot=" + chroot,
+                "--set", "topic.prefix=" + ns.topicPrefix() + "test-mode.");
+        assertThat(out.toString()).contains("TEST MODE: a lifecycle day lasts 60 s (lifecycle.test.mode=true); not "
+                + "for real data\nlifecycle settings: lifecycle.day.seconds=60, lifecycle.due.policy=aws, "
+                + "lifecycle.test.mode=true, lifecycle.validation.mode=aws (recorded by populator 1@demo at "
+                + "2026-05-02T10:00:00Z)");
+
+        StringWriter settings = new StringWriter();
+        assertThat(run(settings, "lifecycle", "settings", "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
+                "--set", "zookeeper.chroot=" + chroot)).isZero();
+        assertThat(settings.toString()).startsWith("TEST MODE (not for real data): lifecycle.day.seconds=60");
+        StringWriter reset = new StringWriter();
+        assertThat(run(reset, "lifecycle", "settings", "--reset", "--set", "zookeeper.connect="
+                + cluster.zookeeperConnect(), "--set", "zookeeper.chroot=" + chroot)).isZero();
+        assertThat(reset.toString()).startsWith("removed the lifecycle settings recorded by populator 1@demo at "
+                + "2026-05-02T10:00:00Z: lifecycle.day.seconds=60").contains("the next service to start records");
+        StringWriter none = new StringWriter();
+        run(none, "lifecycle", "settings", "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
+                "--set", "zookeeper.chroot=" + chroot);
+        assertThat(none.toString()).startsWith("none recorded at " + chroot + "/lifecycle/settings");
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.tidemark.emulator.s3.LifecycleDeleteHandler;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.objectprocessor.ObjectProcessorService;
+import io.tidemark.objectprocessor.ObjectProcessorSettings;
 import io.tidemark.objectprocessor.ObjectProcessorMetrics;
 import io.tidemark.seaweed.EntryIdentity;
 import io.tidemark.seaweed.client.GrpcTls;
@@ -55,7 +56,8 @@ final class ObjectProcessorBenchmark {
             double bestEndToEnd = 0;
             for (int round = 0; round <= options.rounds(); round++) {
                 double raw = raw(cluster, "raw" + round, options);
-                Result e2e = endToEnd(cluster, "e2e" + round, options.tasks(), options.concurrency(), 0, 1);
+                Result e2e = endToEnd(cluster, "e2e" + round, options.tasks(), options.concurrency(),
+                        Double.POSITIVE_INFINITY, 1);
                 allDone &= e2e.done() == options.tasks();
                 if (round == 0) {
                     continue;
@@ -136,7 +138,11 @@ final class ObjectProcessorBenchmark {
         }
     }
 
-    /** Publishes one task per object, starts {@code instances} processors, and times their steady rate. */
+    /**
+     * Publishes one task per object, starts {@code instances} processors, and times their steady rate.
+     *
+     * @param rate the group's deletes per second; {@link Double#POSITIVE_INFINITY} for no limit
+     */
     private static Result endToEnd(LocalCluster cluster, String bucket, int count, int concurrency, double rate,
                                    int instances) throws Exception {
         S3Gateway s3 = cluster.emulator().s3();
@@ -149,7 +155,8 @@ final class ObjectProcessorBenchmark {
                 "topic.prefix", "bench-" + bucket + "-" + System.nanoTime() + ".",
                 "management.port", "0",
                 "object-processor.max.in.flight", String.valueOf(concurrency),
-                "object-processor.deletes.per.second", String.valueOf(rate),
+                "object-processor.deletes.per.second", Double.isInfinite(rate) ? ObjectProcessorSettings.UNLIMITED
+                        : String.valueOf(rate),
                 "object-processor.status.interval.ms", "600000"));
         TidemarkConfig config = new TidemarkConfig(settings);
         TopicRegistry topics = TopicRegistry.from(config);

@@ -1,6 +1,5 @@
 package io.tidemark.devtools.bench;
 
-import io.tidemark.config.ConfigLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -49,10 +48,10 @@ public final class PopulatorBenchCommand implements Callable<Integer> {
         }
         if (coldStartBuckets > 0) {
             return ColdStartBenchmark.run(new ColdStartBenchmark.Options(coldStartBuckets, rounds,
-                    ConfigLoader.flags(settings)), spec.commandLine().getOut()) ? 0 : 1;
+                    ReplayBenchCommand.known(settings)), spec.commandLine().getOut()) ? 0 : 1;
         }
         boolean exact = PopulatorBenchmark.run(new PopulatorBenchmark.Options(events, rounds, batchMaxEvents,
-                filers, ConfigLoader.flags(settings)), spec.commandLine().getOut());
+                filers, ReplayBenchCommand.known(settings)), spec.commandLine().getOut());
         return exact ? 0 : 1;
     }
 }

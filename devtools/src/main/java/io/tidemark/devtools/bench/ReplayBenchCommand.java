@@ -1,6 +1,8 @@
 package io.tidemark.devtools.bench;
 
 import io.tidemark.config.ConfigLoader;
+import io.tidemark.config.TidemarkConfig;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -37,7 +39,14 @@ public final class ReplayBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return ReplayBenchmark.run(new ReplayBenchmark.Options(events, daySeconds, rate, ConfigLoader.flags(settings)),
+        return ReplayBenchmark.run(new ReplayBenchmark.Options(events, daySeconds, rate, known(settings)),
                 spec.commandLine().getOut()) ? 0 : 1;
+    }
+
+    /** The --set flags, every one a known setting (or a Kafka client's). */
+    static Map<String, String> known(List<String> settings) {
+        Map<String, String> flags = ConfigLoader.flags(settings);
+        ConfigLoader.refuseUnknown(TidemarkConfig.definition(), flags);
+        return flags;
     }
 }

@@ -69,6 +69,7 @@ final class ReplayBenchmark {
                     "replay-streams.punctuate.interval.ms", "100",
                     "replay-streams.max.fired.per.tick", "20000",
                     "replay-streams.status.interval.ms", "600000"));
+            settings.put("lifecycle.test.mode", "true");
             settings.putAll(options.settings());
             TidemarkConfig config = new TidemarkConfig(settings);
             TopicRegistry topics = TopicRegistry.from(config);

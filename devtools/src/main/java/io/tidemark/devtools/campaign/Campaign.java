@@ -124,6 +124,7 @@ final class Campaign {
     private Map<String, String> settingsMap(LocalCluster cluster, Path work) {
         Map<String, String> s = new LinkedHashMap<>(cluster.settings());
         s.put("lifecycle.day.seconds", String.valueOf(options.daySeconds()));
+        s.put("lifecycle.test.mode", "true");
         s.put("lifecycle.due.policy", "exact");
         s.put("management.host", "127.0.0.1");
         s.put("management.port", "0");

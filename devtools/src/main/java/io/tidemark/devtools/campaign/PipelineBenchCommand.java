@@ -86,11 +86,12 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                     Map.entry("filer.address", cluster.emulator().filerAddress()),
                     Map.entry("s3.grpc.address", cluster.emulator().s3GrpcAddress()),
                     Map.entry("lifecycle.day.seconds", String.valueOf(daySeconds)),
+                    Map.entry("lifecycle.test.mode", "true"),
                     Map.entry("lifecycle.due.policy", "exact"),
                     Map.entry("replay-streams.state.dir", Files.createTempDirectory("tidemark-bench").toString()),
                     Map.entry("replay-streams.punctuate.interval.ms", "200"),
                     Map.entry("replay-streams.max.fired.per.tick", String.valueOf(firedPerTick)),
-                    Map.entry("object-processor.deletes.per.second", "0"),
+                    Map.entry("object-processor.deletes.per.second", "unlimited"),
                     Map.entry("kafka.streams.commit.interval.ms", "100")));
             if (fireTimePerTickMs != null) {
                 settings.put("replay-streams.max.fire.time.per.tick.ms", fireTimePerTickMs.toString());

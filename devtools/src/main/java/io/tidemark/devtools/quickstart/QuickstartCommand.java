@@ -14,6 +14,8 @@ import io.tidemark.service.ManagedService;
 import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.LifecycleSettings;
+import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -111,6 +114,7 @@ public final class QuickstartCommand implements Callable<Integer> {
             TidemarkConfig config = new TidemarkConfig(settings(cluster[0], directory));
             cluster[0].environment().forEach((name, value) -> out.println(name + "=" + value));
             out.flush();
+            forgetOtherLifecycleSettings(config, out);
             services.add(new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry()));
             ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(),
                     new SimpleMeterRegistry());
@@ -154,6 +158,24 @@ public final class QuickstartCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * A quickstart restarted on its --data-dir with another --day-seconds: the services would refuse the lifecycle
+     * settings the last run recorded. The cluster is this command's own and every service in it starts now with the
+     * same settings, so the old record goes.
+     */
+    private static void forgetOtherLifecycleSettings(TidemarkConfig config, PrintWriter out) throws Exception {
+        try (ZooKeeperConnection zk = ZooKeeperConnection.start(config)) {
+            LifecycleSettings settings = new LifecycleSettings(zk.client());
+            Optional<LifecycleSettings.Recorded> recorded = settings.read();
+            if (recorded.isPresent() && !recorded.get().settings().equals(config.sharedLifecycleSettings())) {
+                settings.reset();
+                out.println("The last run's lifecycle settings (" + recorded.get().values() + ") give way to this "
+                        + "run's.");
+                out.flush();
+            }
+        }
+    }
+
     private Map<String, String> settings(LocalCluster cluster, QuickstartDirectory directory) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put(TidemarkConfig.KAFKA_BOOTSTRAP_SERVERS, cluster.kafkaBootstrapServers());
@@ -161,6 +183,8 @@ public final class QuickstartCommand implements Callable<Integer> {
         settings.put(TidemarkConfig.FILER_ADDRESS, cluster.emulator().filerAddress());
         settings.put(TidemarkConfig.S3_GRPC_ADDRESS, cluster.emulator().s3GrpcAddress());
         settings.put(TidemarkConfig.LIFECYCLE_DAY_SECONDS, String.valueOf(daySeconds));
+        // A demo cluster on its own embedded ZooKeeper and emulator: a short day is what it is for.
+        settings.put(TidemarkConfig.LIFECYCLE_TEST_MODE, "true");
         settings.put(TidemarkConfig.LIFECYCLE_DUE_POLICY, "exact");
         settings.put(ReplayStreamsSettings.STATE_DIR, directory.root().resolve("replay").toString());
         settings.put(ReplayStreamsSettings.STATUS_INTERVAL_MS, "2000");

@@ -50,7 +50,7 @@ class ObjectProcessorCommandTest {
                 "object-processor",
                 "--set", "topic.prefix=" + ns.topicPrefix(), "--set", "management.port=0",
                 "--set", "management.host=127.0.0.1")) {
-            assertThat(processor.log()).anyMatch(l -> l.contains("object-processor.deletes.per.second = 500.0"));
+            assertThat(processor.log()).anyMatch(l -> l.contains("object-processor.deletes.per.second = 500"));
             await().atMost(Duration.ofSeconds(60)).until(() -> processor.get("/readyz").statusCode() == 200);
             assertThat(processor.get("/healthz").statusCode()).isEqualTo(200);
             await().atMost(Duration.ofSeconds(60)).until(() -> processor.get("/metrics").body().lines()
