@@ -119,10 +119,10 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
                 context.forward(new Record<>(walk.task().target().bucket(), (Object) walk.task(), record.timestamp()),
                         ReplayTopology.BUCKET_TASKS_SINK);
                 String scan = walk.task().details().scanId();
-                params.metrics().walkRequested(scan.startsWith("promoted-") ? "promoted-version"
-                        : scan.startsWith("lifted-") ? "lock-lifted" : "version-updated");
+                params.metrics().walkRequested(walk.reason());
                 log.info("bucket {}: one event cannot tell the role of a version of {} (an older version latest "
-                        + "again, or a version no timer knows updated); a walk of the key is requested ({})",
+                        + "again, a version no timer knows updated, or its lock lifted); a walk of the key is "
+                        + "requested ({})",
                         event.getBucket(), event.getLogicalKey(), scan);
             } else {
                 params.metrics().skipped(((Nothing) change).reason());
@@ -275,7 +275,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
             return what + " was already asked for in this tick";
         }
         context.forward(new Record<>(bucket, (Object) task, timestamp), ReplayTopology.BUCKET_TASKS_SINK);
-        params.metrics().walkRequested("moved-aside");
+        params.metrics().walkRequested(walk.get().reason());
         return what + " is asked for in its place, to re-arm or act on what it finds (" + task.details().scanId()
                 + ")";
     }

@@ -61,8 +61,12 @@ final class TimerPlanner {
     record Nothing(String reason) implements Change {
     }
 
-    /** A recovery walk of one key, for the walker to list it and re-arm what it finds. */
-    record Walk(BucketTask task) implements Change {
+    /**
+     * A recovery walk of one key (or of a whole bucket), for the walker to list it and re-arm what it finds.
+     *
+     * @param reason why it is asked for, as {@code tidemark_replay_walks_requested_total} counts it
+     */
+    record Walk(BucketTask task, String reason) implements Change {
     }
 
     static String currentTimerId(String bucket, String logicalKey) {
@@ -222,7 +226,7 @@ final class TimerPlanner {
                     // null version (never stamped) from the current one, and its listing after the lift re-arms the
                     // noncurrent timer the waiting one below stands for (same identity: not refused as stale).
                     Change rearmed = armCurrent(record, rules, entry, versionFile, now);
-                    Walk walk = walkOfKey(record, "lifted-");
+                    Walk walk = walkOfKey(record, "lifted-", "lock-lifted");
                     return versionFile ? List.of(rearmed, walk)
                             : List.of(rearmed, nullVersionWaits(record, rules, entry), walk);
                 }
@@ -321,7 +325,7 @@ final class TimerPlanner {
             return demote(waiting.get(), rules, EpochNanos.toInstant(record.getTsNs()), record.getTsNs(), now);
         }
         if (explicitNull && rules.isPresent() && noncurrentMayApply(rules.get().rules(), record.getLogicalKey())) {
-            return walkOfKey(record, "demoted-");
+            return walkOfKey(record, "demoted-", "version-updated");
         }
         return new Nothing("pointer-flipped");
     }
@@ -416,14 +420,19 @@ final class TimerPlanner {
             // A newer version on top (its own event armed it, or no rule's filter matched it).
             return new Nothing("pointer-flipped");
         }
-        return walkOfKey(record, "promoted-");
+        return walkOfKey(record, "promoted-", "promoted-version");
     }
 
     /** A recovery walk of one key, for the walker to list it and re-arm (or act on) what it finds. */
-    private static Walk walkOfKey(MetaLogRecord record, String scanPrefix) {
-        String scanId = scanPrefix + record.getBucket() + "-" + record.getTsNs();
-        return new Walk(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(record.getBucket()),
-                new BucketTask.Details(scanId, BucketTask.Mode.recovery, record.getLogicalKey(), null)));
+    private static Walk walkOfKey(MetaLogRecord record, String scanPrefix, String reason) {
+        return recoveryWalk(record.getBucket(), record.getLogicalKey(), scanPrefix + record.getBucket() + "-"
+                + record.getTsNs(), reason);
+    }
+
+    /** A recovery walk of the keys under {@code prefix} ({@code ""}: the whole bucket). */
+    private static Walk recoveryWalk(String bucket, String prefix, String scanId, String reason) {
+        return new Walk(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
+                new BucketTask.Details(scanId, BucketTask.Mode.recovery, prefix, null)), reason);
     }
 
     /** What the scan id of a walk that stands in for a timer moved aside starts with. */
@@ -451,9 +460,7 @@ final class TimerPlanner {
             return Optional.empty();
         }
         String prefix = keyOfTimer(timerId.substring(slash + 1)).orElse("");
-        return Optional.of(new Walk(new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
-                new BucketTask.Details(MOVED_ASIDE_SCAN + bucket + "-" + stamp, BucketTask.Mode.recovery, prefix,
-                        null))));
+        return Optional.of(recoveryWalk(bucket, prefix, MOVED_ASIDE_SCAN + bucket + "-" + stamp, "moved-aside"));
     }
 
     /**
@@ -520,7 +527,7 @@ final class TimerPlanner {
             // Another version is the one the current timer knows as latest; or no Expiration rule reaches the key.
             return List.of(new Nothing("version-updated"));
         }
-        return List.of(walkOfKey(record, "retagged-"));
+        return List.of(walkOfKey(record, "retagged-", "version-updated"));
     }
 
     /**
