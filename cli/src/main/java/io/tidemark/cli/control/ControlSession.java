@@ -5,6 +5,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.LifecycleControls;
+import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -13,10 +14,10 @@ import java.time.Duration;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * A connection to ZooKeeper for one control command ({@code pause}, {@code resume}, {@code bucket dry-run}), given up
- * after the configured connection timeout rather than retried for ever.
+ * A connection to ZooKeeper for one control command ({@code pause}, {@code resume}, {@code bucket dry-run},
+ * {@code lifecycle settings}), given up after the configured connection timeout rather than retried for ever.
  */
-final class ControlSession implements AutoCloseable {
+public final class ControlSession implements AutoCloseable {
 
     private final ZooKeeperConnection zookeeper;
 
@@ -36,7 +37,7 @@ final class ControlSession implements AutoCloseable {
     }
 
     /** What one control command does once connected; it prints to {@code out}. */
-    interface Change {
+    public interface Change {
         void apply(ControlSession session, PrintWriter out) throws Exception;
     }
 
@@ -44,7 +45,7 @@ final class ControlSession implements AutoCloseable {
      * Runs one control command: connects, applies it, and turns a ZooKeeper out of reach or a bad bucket name into one
      * error line and exit 1, never a stack trace.
      */
-    static int run(CommandSpec spec, TidemarkConfig config, String command, Change change) throws Exception {
+    public static int run(CommandSpec spec, TidemarkConfig config, String command, Change change) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         try (ControlSession session = open(config)) {
             change.apply(session, out);
@@ -60,6 +61,11 @@ final class ControlSession implements AutoCloseable {
 
     LifecycleControls controls() {
         return new LifecycleControls(zookeeper.client());
+    }
+
+    /** The cluster's recorded lifecycle settings. */
+    public LifecycleSettings lifecycleSettings() {
+        return new LifecycleSettings(zookeeper.client());
     }
 
     /** Whether the populator has registered the bucket as one with lifecycle rules. */

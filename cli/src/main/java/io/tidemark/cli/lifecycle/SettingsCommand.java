@@ -1,13 +1,10 @@
 package io.tidemark.cli.lifecycle;
 
 import io.tidemark.cli.ConfigOptions;
-import io.tidemark.cli.ExitCodes;
+import io.tidemark.cli.control.ControlSession;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.zookeeper.LifecycleSettings;
-import io.tidemark.zookeeper.ZooKeeperConnection;
 import io.tidemark.zookeeper.ZooKeeperPaths;
-import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -36,17 +33,9 @@ public final class SettingsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TidemarkConfig config = options.load();
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try (ZooKeeperConnection zookeeper = ZooKeeperConnection.start(config)) {
-            Duration timeout = Duration.ofMillis(config.getInt(TidemarkConfig.ZOOKEEPER_CONNECTION_TIMEOUT_MS));
-            if (!zookeeper.awaitConnected(timeout)) {
-                err.println("lifecycle settings: ZooKeeper " + config.getString(TidemarkConfig.ZOOKEEPER_CONNECT)
-                        + " not reachable within " + timeout.toMillis() + " ms; nothing was changed");
-                return ExitCodes.FAILURE;
-            }
-            LifecycleSettings settings = new LifecycleSettings(zookeeper.client());
-            String where = config.getString(TidemarkConfig.ZOOKEEPER_CHROOT) + ZooKeeperPaths.LIFECYCLE_SETTINGS;
+        String where = config.getString(TidemarkConfig.ZOOKEEPER_CHROOT) + ZooKeeperPaths.LIFECYCLE_SETTINGS;
+        return ControlSession.run(spec, config, "lifecycle settings", (session, out) -> {
+            LifecycleSettings settings = session.lifecycleSettings();
             if (reset) {
                 Optional<LifecycleSettings.Recorded> removed = settings.reset();
                 out.println(removed.map(r -> "removed the lifecycle settings " + r.provenance() + ": " + r.values()
@@ -57,10 +46,6 @@ public final class SettingsCommand implements Callable<Integer> {
                         + r.values() + " (" + r.provenance() + ")").orElse("none recorded at " + where
                         + ": the first service to start records its own"));
             }
-            return ExitCodes.OK;
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        });
     }
 }
