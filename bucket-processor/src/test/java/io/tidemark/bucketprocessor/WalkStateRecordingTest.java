@@ -101,7 +101,7 @@ class WalkStateRecordingTest {
             WalkStates observed = new WalkStates(observer.client());
             Instant started = Instant.now().minusSeconds(60);
             observed.update("logs", current -> WalkState.seeded(SCAN, "recovery", started, null)
-                    .page(1000, started, false));
+                    .page(1000, 0, started, stuck.details()));
             ZooKeeperConnection processors = zookeeper(cluster, ns, "lost");
             onCommit.add(processors::close);
 

@@ -54,27 +54,15 @@ public record WalkState(String scanId, String mode, Instant startedAt, long page
         return finishedAt == null && failedAt == null && !inProgress(now, staleAfter);
     }
 
-    public WalkState page(long listed, Instant now, boolean last) {
-        return page(listed, 0, now, last);
-    }
-
-    /** One more page done, which met {@code nullMarkersMet} null delete markers. */
-    public WalkState page(long listed, long nullMarkersMet, Instant now, boolean last) {
-        return page(listed, nullMarkersMet, now, (BucketTask.Details) null, last);
-    }
-
     /**
      * One more page done, which met {@code nullMarkersMet} null delete markers and went on with {@code next} ({@code
      * null}: it was the last).
      */
     public WalkState page(long listed, long nullMarkersMet, Instant now, BucketTask.Details next) {
-        return page(listed, nullMarkersMet, now, next, next == null);
-    }
-
-    private WalkState page(long listed, long nullMarkersMet, Instant now, BucketTask.Details next, boolean last) {
+        boolean last = next == null;
         long met = nullMarkers + nullMarkersMet;
         return new WalkState(scanId, mode, startedAt, pages + 1, entries + listed, now, last ? now : null,
-                last ? now : lastFinishedAt, null, null, last ? null : next, met, last ? met : lastNullMarkers);
+                last ? now : lastFinishedAt, null, null, next, met, last ? met : lastNullMarkers);
     }
 
     /** The walk stopped on the page {@code at}; it resumes from there. */
