@@ -98,30 +98,48 @@ final class OwedWalks {
             log.warn("owed walks not read ({}); trying again at the next change", e.toString());
             return;
         }
-        for (Map.Entry<String, ControlFlag> owed : now.owedWalksByName().entrySet()) {
-            String bucket = owed.getKey();
+        // Each note as it is before its walk goes: a task noted after this read is not covered by that walk.
+        Map<String, Integer> versions = new java.util.LinkedHashMap<>();
+        for (String bucket : now.owedWalksByName().keySet()) {
             if (!now.acting(bucket)) {
                 continue;
             }
+            try {
+                notes.version(bucket).ifPresent(version -> versions.put(bucket, version));   // else settled since
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                log.warn("bucket {}: its owed-walk note was not read ({}); trying again later", bucket, e.toString());
+            }
+        }
+        if (versions.isEmpty()) {
+            return;
+        }
+        Controls after;
+        try {
+            // Paused again since the first read: a task deferred now may be noted under the same pauses as before,
+            // which an instance's cache of what it noted would not write again; such a note stays for the next resume.
+            after = controls.read();
+        } catch (Exception e) {
+            log.warn("owed walks not read again ({}); trying again at the next change", e.toString());
+            return;
+        }
+        for (Map.Entry<String, Integer> entry : versions.entrySet()) {
+            String bucket = entry.getKey();
+            if (!after.acting(bucket)) {
+                continue;
+            }
+            ControlFlag owed = now.owedWalksByName().get(bucket);
             String scanId = "owed-" + bucket + "-" + clock.millis();
             BucketTask walk = new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket),
                     new BucketTask.Details(scanId, BucketTask.Mode.recovery, "", null));
             try {
-                // The note as it is before the walk goes: a task noted after this read is not covered by this walk.
-                Optional<Integer> version = notes.version(bucket);
-                if (version.isEmpty()) {
-                    continue;   // settled by another instance since the read
-                }
-                // Paused again since the read: a task deferred now may be noted under the same pauses as before, which
-                // an instance's cache of what it noted would not write again; the note stays for the next resume.
-                if (!controls.read().acting(bucket)) {
-                    continue;
-                }
                 send.apply(walk).get(60, TimeUnit.SECONDS);
-                if (notes.walkSent(bucket, version.get())) {
+                if (notes.walkSent(bucket, entry.getValue())) {
                     noted.remove(bucket);
                     log.info("bucket {} acts again: sent walk {} for the tasks recorded while it did not ({} since {})",
-                            bucket, scanId, owed.getValue().reason(), owed.getValue().since());
+                            bucket, scanId, owed.reason(), owed.since());
                 } else {
                     log.info("bucket {}: sent walk {}, and kept its note: tasks were noted again while it was sent, "
                             + "and are owed a walk of their own", bucket, scanId);
