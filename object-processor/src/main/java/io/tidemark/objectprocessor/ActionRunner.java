@@ -1,5 +1,6 @@
 package io.tidemark.objectprocessor;
 
+import io.grpc.Status;
 import io.tidemark.lifecycle.engine.CompiledRule;
 import io.tidemark.objectprocessor.OutcomePolicy.Decision;
 import io.tidemark.lifecycle.engine.ActionKind;
@@ -63,7 +64,10 @@ final class ActionRunner {
             }
             Throwable cause = DeleteCaller.cause(error);
             if (cause instanceof SeaweedCallException refused) {
-                return policy.refused(refused, attempt);
+                // A gateway without LifecycleDelete refuses every call alike: the task waits for one that serves it
+                // (the cluster check follows the gateway), parked it would be for nothing of its own.
+                return refused.code() == Status.Code.UNIMPLEMENTED && controls.gatewayLacksLifecycleDelete()
+                        ? OutcomePolicy.held() : policy.refused(refused, attempt);
             }
             throw error instanceof RuntimeException r ? r : new IllegalStateException(error);
         });

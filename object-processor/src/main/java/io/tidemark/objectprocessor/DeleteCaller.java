@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -34,12 +35,20 @@ final class DeleteCaller {
     private final ScheduledExecutorService scheduler;
     private final ObjectProcessorMetrics metrics;
     private final Retry transportRetry;
+    private final BiConsumer<LifecycleDeleteResponse, Throwable> observer;
     private final AtomicReference<RateLimiter> limiter = new AtomicReference<>();
     private volatile double rate;
 
     DeleteCaller(LifecycleDeleteClient client, ScheduledExecutorService scheduler, ObjectProcessorSettings settings,
                  ObjectProcessorMetrics metrics) {
+        this(client, scheduler, settings, metrics, (response, error) -> { });
+    }
+
+    /** @param observer told of every call's answer or failure (the cluster check learns the gateway's state from it) */
+    DeleteCaller(LifecycleDeleteClient client, ScheduledExecutorService scheduler, ObjectProcessorSettings settings,
+                 ObjectProcessorMetrics metrics, BiConsumer<LifecycleDeleteResponse, Throwable> observer) {
         this.client = client;
+        this.observer = observer;
         this.scheduler = scheduler;
         this.metrics = metrics;
         this.transportRetry = Retry.of("lifecycle-delete", RetryConfig.custom()
@@ -84,8 +93,10 @@ final class DeleteCaller {
 
     private CompletableFuture<LifecycleDeleteResponse> timed(LifecycleDeleteRequest request) {
         long began = System.nanoTime();
-        return client.deleteAsync(request).whenComplete((response, error) ->
-                metrics.callLatency(System.nanoTime() - began, error));
+        return client.deleteAsync(request).whenComplete((response, error) -> {
+            metrics.callLatency(System.nanoTime() - began, error);
+            observer.accept(response, error);
+        });
     }
 
     /** Completes when the rate limit lets one more call go (at once when there is no limit). */

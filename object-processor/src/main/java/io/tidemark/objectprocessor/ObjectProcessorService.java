@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * {@code tidemark object-processor}: one member of the consumer group {@code <prefix>object-processor}, running a
  * {@link TaskLoop} on a thread of its own. It talks to the S3 gateway (LifecycleDelete), to the filer (each bucket's
  * rules as they are now, and the listings an abort is checked with) and to ZooKeeper (the operators' pause and dry
- * run). Ready once the loop polls; a failure of the loop
+ * run). It asks the gateway and the filer first ({@link ClusterCheck}): a gateway without LifecycleDelete is refused
+ * at start. Ready once the loop polls, while the gateway serves LifecycleDelete and the filer answers; a failure of
+ * the loop
  * (Kafka refusing the audit trail) fails the service. SIGTERM lets calls in flight finish within half the shutdown
  * timeout, commits what finished, and leaves the group.
  */
@@ -58,6 +60,7 @@ public final class ObjectProcessorService extends ManagedService {
 
     private volatile boolean running;
     private volatile TaskLoop loop;
+    private volatile ClusterCheck cluster;
     private volatile Thread worker;
 
     public ObjectProcessorService(TidemarkConfig config, Clock clock, MeterRegistry meters) {
@@ -76,7 +79,19 @@ public final class ObjectProcessorService extends ManagedService {
     @Override
     protected void doStart() throws Exception {
         running = true;
-        // First of all: a service that would decide otherwise than the rest of the cluster does nothing.
+        // First of all: a gateway that cannot delete is refused before anything is joined (a SeaweedFS older than the
+        // first release with LifecycleDelete would refuse every task), and one that does not answer yet keeps the
+        // processor unready until it does.
+        LifecycleDeleteClient gateway = resources.own(LifecycleDeleteClient.connect(
+                config.getString(TidemarkConfig.S3_GRPC_ADDRESS), config.grpcTls(), config.grpcDeadline()));
+        FilerClient filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS),
+                config.grpcTls(), config.grpcDeadline()));
+        ClusterCheck cluster = resources.own("cluster check", new ClusterCheck(gateway,
+                config.getString(TidemarkConfig.S3_GRPC_ADDRESS), filer, config.getString(TidemarkConfig.FILER_ADDRESS),
+                config.millis(ObjectProcessorSettings.CLUSTER_CHECK_INTERVAL_MS)));
+        cluster.atStart();
+        this.cluster = cluster;
+        // Then: a service that would decide otherwise than the rest of the cluster does nothing.
         ZooKeeperConnection zookeeper = resources.own(ZooKeeperConnection.start(config));
         LifecycleSettings.check(zookeeper.client(), config, name(), clock);
         TopicRegistry topics = TopicRegistry.from(config);
@@ -94,16 +109,13 @@ public final class ObjectProcessorService extends ManagedService {
                 new ByteArraySerializer());
         resources.own("producer", () -> producer.close(Duration.ofSeconds(5)));
         resources.own("producer metrics", Metrics.bind(meters, producer));
-        LifecycleDeleteClient gateway = resources.own(LifecycleDeleteClient.connect(
-                config.getString(TidemarkConfig.S3_GRPC_ADDRESS), config.grpcTls(), config.grpcDeadline()));
-        FilerClient filer = resources.own(FilerClient.connect(config.getString(TidemarkConfig.FILER_ADDRESS),
-                config.grpcTls(), config.grpcDeadline()));
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "object-processor-timers");
             t.setDaemon(true);
             return t;
         });
         resources.own("timers", scheduler::shutdownNow);
+        cluster.follow(scheduler);
         // Listings an abort is checked with: rare, blocking, and never on the loop's thread.
         ExecutorService checks = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "object-processor-checks");
@@ -113,8 +125,8 @@ public final class ObjectProcessorService extends ManagedService {
         resources.own("checks", checks::shutdownNow);
         // Pause and dry run, as operators set them: followed by a watch, and every task held until they are known.
         ControlsWatch watch = resources.own(ControlsWatch.start(zookeeper));
-        BucketControls controls = BucketControls.following(watch);
-        DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics);
+        BucketControls controls = BucketControls.following(watch, cluster);
+        DeleteCaller caller = new DeleteCaller(gateway, scheduler, settings, metrics, cluster::observed);
         FilerClock filerTime = FilerClock.of(filer, clock, FilerClock.DEFAULT_MAX_AGE);
         resources.own("clock skew gauge", Metrics.bind(meters, filerTime));
         // Read on a schedule too, so that the gauge (and the log line on a skew) follows the clocks when no task comes.
@@ -158,10 +170,12 @@ public final class ObjectProcessorService extends ManagedService {
         return properties;
     }
 
+    /** Ready once the loop polls, while the S3 gateway serves LifecycleDelete and the filer answers. */
     @Override
     protected boolean readinessCheck() {
         TaskLoop l = loop;
-        return l != null && l.polling();
+        ClusterCheck c = cluster;
+        return l != null && l.polling() && c != null && c.ready();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.tidemark.objectprocessor;
 
 import io.tidemark.config.ConfigContribution;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.seaweed.client.SeaweedCheck;
 import java.time.Duration;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
@@ -35,6 +36,7 @@ public record ObjectProcessorSettings(double deletesPerSecond, int maxInFlight, 
     public static final String RULES_MAX_AGE_MS = "object-processor.rules.max.age.ms";
     public static final String FAULT_MAX_ATTEMPTS = "object-processor.fault.max.attempts";
     public static final String STATUS_INTERVAL_MS = "object-processor.status.interval.ms";
+    public static final String CLUSTER_CHECK_INTERVAL_MS = "object-processor.cluster.check.interval.ms";
 
     /** How {@link #DELETES_PER_SECOND} says "no limit": spelled out, never a number that could mean "none". */
     public static final String UNLIMITED = "unlimited";
@@ -136,9 +138,19 @@ public record ObjectProcessorSettings(double deletesPerSecond, int maxInFlight, 
                                     + "INTERNAL, CANCELLED: how a restarting gateway's reset streams look) before it "
                                     + "is parked as RPC_ERROR; the waits between them are the RETRY_LATER backoff's. "
                                     + "Transport failures (UNAVAILABLE, deadlines) are retried until answered; "
-                                    + "refusals (INVALID_ARGUMENT, PERMISSION_DENIED, UNIMPLEMENTED...) park at once.")
+                                    + "refusals (INVALID_ARGUMENT, PERMISSION_DENIED...) park at once, but for a "
+                                    + "gateway's UNIMPLEMENTED: it lacks LifecycleDelete, and every task is held "
+                                    + "until it serves it.")
                     .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
-                            "How often the object processor logs its status line.");
+                            "How often the object processor logs its status line.")
+                    .define(CLUSTER_CHECK_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
+                            "How often a running object processor checks that the S3 gateway serves "
+                                    + "LifecycleDelete (a call naming no object, which deletes nothing) and that "
+                                    + "the filer answers; each second while either does not. It is ready only while "
+                                    + "both do, refuses to start on a gateway without LifecycleDelete (SeaweedFS "
+                                    + "older than " + SeaweedCheck.LIFECYCLE_DELETE_RELEASE + ") and holds every "
+                                    + "task while one is found later. A task's "
+                                    + "answered call counts as a check of the gateway.");
         }
     }
 }

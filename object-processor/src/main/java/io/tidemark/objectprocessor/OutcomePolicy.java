@@ -143,9 +143,13 @@ final class OutcomePolicy {
         return new Decision(Verdict.COMPLETE, NOOP_VERSION_CHANGED, why, true);
     }
 
-    /** The whole cluster is paused (or the controls are unknown): the task waits where it is for the resume. */
+    /**
+     * The whole cluster is paused (or the controls are unknown, or the gateway does not serve LifecycleDelete): the
+     * task waits where it is for the resume.
+     */
     static Decision held() {
-        return new Decision(Verdict.HOLD, PAUSED, "the cluster is paused, or the controls are not known");
+        return new Decision(Verdict.HOLD, PAUSED, "the cluster is paused, the controls are not known, or the gateway "
+                + "does not serve LifecycleDelete");
     }
 
     /**

@@ -372,13 +372,15 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         }));
     }
 
-    /** Holds a task while the cluster is paused, until the controls change; its lane and partition's cursor wait too. */
+    /**
+     * Holds a task while the cluster is paused (or the gateway does not serve LifecycleDelete), until the controls or
+     * the gateway's state change; its lane and partition's cursor wait too.
+     */
     private void holdPaused(PendingTask task) {
         paused.add(task);
         String bucket = task.task.target().bucket();
         if (holdLogged.add(bucket)) {
-            log.info("bucket {}: {}; holding its tasks until then", bucket, controls.known()
-                    ? "the cluster is paused" : "the controls are not known (ZooKeeper)");
+            log.info("bucket {}: {}; holding its tasks until then", bucket, controls.holdReason());
         }
     }
 

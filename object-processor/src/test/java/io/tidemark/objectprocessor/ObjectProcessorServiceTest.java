@@ -3,6 +3,7 @@ package io.tidemark.objectprocessor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.grpc.Status;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
@@ -11,6 +12,7 @@ import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
+import io.tidemark.service.ServiceState;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -159,6 +161,56 @@ class ObjectProcessorServiceTest {
             assertThat(f.deadLetters()).filteredOn(d -> d.task() == null).singleElement()
                     .satisfies(d -> assertThat(new String(java.util.Base64.getDecoder().decode(d.rawValue()),
                             StandardCharsets.UTF_8)).isEqualTo("{not json"));
+        }
+    }
+
+    /**
+     * Issue 44: a gateway without LifecycleDelete (SeaweedFS older than 4.24) answered UNIMPLEMENTED to every task,
+     * each task was parked, and the processor reported ready all along. Now it is not ready while the gateway does not
+     * answer, nor while it lacks the RPC, and holds the tasks meanwhile instead of parking them.
+     */
+    @Test
+    void shouldStayUnreadyAndHoldTasksWhileTheGatewayLacksLifecycleDelete(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "unimplemented", Map.of(
+                "object-processor.cluster.check.interval.ms", "300"))) {
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("b", false);
+            s3.putObject("b", "first", 10, Map.of(), Map.of());
+            s3.putObject("b", "second", 10, Map.of(), Map.of());
+            f.emulator.faults().fail("LifecycleDelete", Status.Code.UNAVAILABLE, -1);
+            ObjectTask first = f.expiration("b", "first");
+            f.publish(List.of(first));
+            ObjectProcessorService processor = f.startProcessor();
+            assertThat(processor.state()).as("a gateway not answering yet is no reason to refuse")
+                    .isEqualTo(ServiceState.RUNNING);
+            // The loop polls and calls (the call is repeated until answered), and the processor is not ready.
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                Double oldest = f.meter("tidemark.object.processor.oldest.call.seconds");
+                return oldest != null && oldest >= 1.0;
+            });
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !processor.ready());
+            f.emulator.faults().clearFailures();
+            await().atMost(Duration.ofSeconds(30)).until(processor::ready);
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            assertThat(f.outcomesByAction().get(first.actionId())).containsExactly("DONE");
+
+            // The gateway replaced by one without LifecycleDelete while the processor runs.
+            f.emulator.faults().fail("LifecycleDelete", Status.Code.UNIMPLEMENTED, -1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> !processor.ready());
+            ObjectTask second = f.expiration("b", "second");
+            f.publish(List.of(second));
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> !processor.ready());
+            assertThat(f.deadLetters()).as("held, not parked").isEmpty();
+            assertThat(f.outcomesByAction()).doesNotContainKey(second.actionId());
+            assertThat(s3.latest("b", "second")).isPresent();
+
+            f.emulator.faults().clearFailures();
+            await().atMost(Duration.ofSeconds(30)).until(processor::ready);
+            f.awaitAllCommitted(Duration.ofSeconds(60));
+            assertThat(f.outcomesByAction().get(second.actionId())).containsExactly("DONE");
+            assertThat(s3.latest("b", "second")).isEmpty();
+            assertThat(f.deadLetters()).isEmpty();
         }
     }
 

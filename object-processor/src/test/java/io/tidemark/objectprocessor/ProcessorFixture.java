@@ -93,6 +93,9 @@ final class ProcessorFixture implements AutoCloseable {
         settings.put("object-processor.transport.backoff.max.ms", "100");
         settings.put("object-processor.commit.interval.ms", "100");
         settings.put("object-processor.status.interval.ms", "1000");
+        // The gateway checked at start only, while it answers: a check made later would take a failure a test
+        // injects for a task's call.
+        settings.put("object-processor.cluster.check.interval.ms", "600000");
         settings.put("kafka.consumer.session.timeout.ms", "6000");
         settings.put("kafka.consumer.heartbeat.interval.ms", "500");
         settings.putAll(extra);

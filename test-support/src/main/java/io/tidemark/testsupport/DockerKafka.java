@@ -6,7 +6,7 @@ import org.testcontainers.kafka.KafkaContainer;
 /** Kafka in a container, for machines that have a Docker engine. */
 final class DockerKafka {
 
-    static final String IMAGE = "apache/kafka-native:4.1.0";
+    static final String IMAGE = "apache/kafka-native:4.3.1";
 
     private DockerKafka() {
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.tidemark.cli.ConfigOptions;
+import io.tidemark.seaweed.client.SeaweedCheck;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.zookeeper.Controls;
@@ -24,8 +25,8 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Shows the pipeline's state as Kafka and ZooKeeper hold it: per consumer group and partition "
                 + "the committed offset, log-end offset and backlog (records not yet processed; --json also has the "
                 + "consumer-groups tool's lag, which counts transaction markers); the populator's leader, its last published "
-                + "event and the filer events past its checkpoint (asked of the filer); pending timers; the last finished walk per bucket; the dead-letter topics' size.",
-            "Exit status: 0 healthy, 1 degraded (the reasons are printed; an unreachable filer is one), 2 Kafka or "
+                + "event and the filer events past its checkpoint (asked of the filer); pending timers; the last finished walk per bucket; the dead-letter topics' size; the filer's SeaweedFS version and whether the S3 gateway serves LifecycleDelete (asked with a call that deletes nothing).",
+            "Exit status: 0 healthy, 1 degraded (the reasons are printed; an unreachable filer or S3 gateway is one, a gateway without LifecycleDelete another), 2 Kafka or "
                 + "ZooKeeper unreachable."})
 public final class StatusCommand implements Callable<Integer> {
 
@@ -69,6 +70,7 @@ public final class StatusCommand implements Callable<Integer> {
             return;
         }
         printLifecycle(report.lifecycle(), out);
+        printSeaweed(report.seaweed(), out);
         out.println();
         // BACKLOG, not the consumer-groups tool's LAG: commit markers are not work (see GroupLag); --json has both.
         out.printf(Locale.ROOT, "%-40s %-40s %9s %14s %14s %10s%n", "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET",
@@ -119,6 +121,17 @@ public final class StatusCommand implements Callable<Integer> {
                     TidemarkConfig.LIFECYCLE_DAY_SECONDS) + " s (lifecycle.test.mode=true); not for real data");
         }
         out.println("lifecycle settings: " + lifecycle.values() + " (" + lifecycle.provenance() + ")");
+    }
+
+    /** What the filer and the S3 gateway answered: the filer's version, and whether the gateway can delete. */
+    private static void printSeaweed(StatusReport.SeaweedFs seaweed, PrintWriter out) {
+        if (seaweed == null) {
+            return;
+        }
+        out.println("seaweedfs: " + seaweed.filer().describe());
+        out.println("seaweedfs: " + seaweed.gateway().describe() + (seaweed.gateway().state()
+                == SeaweedCheck.Gateway.State.SERVED ? " (SeaweedFS " + SeaweedCheck.LIFECYCLE_DELETE_RELEASE
+                + " or newer)" : ""));
     }
 
     /** Pauses and dry runs, with who set them, when and why; the tasks they hold show as object-processor backlog. */

@@ -122,9 +122,11 @@ public final class StatusReader {
 
         Controls controls = new LifecycleControls(zk).read();
         LifecycleSettings.Recorded lifecycle = new LifecycleSettings(zk).read().orElse(null);
+        StatusReport.SeaweedFs seaweed = SeaweedStatus.read(config);
         List<String> reasons = new ArrayList<>();
         controls.clusterPause().ifPresent(p -> reasons.add("the cluster is paused (" + p.describe() + "): nothing "
                 + "is deleted and no walk is seeded until `tidemark resume`"));
+        reasons.addAll(SeaweedStatus.reasons(seaweed, backlog != null && backlog.error() != null));
         if (leader == null) {
             reasons.add("no populator leads: filer events are not being published to the meta-log");
         }
@@ -173,7 +175,7 @@ public final class StatusReader {
                 reasons, partitions, leader, checkpoint.filter(c -> c.tsNs() > 0)
                 .map(c -> EpochNanos.toInstant(c.tsNs())).orElse(null),
                 checkpoint.map(PopulatorCheckpoint::published).orElse(0L), backlog, pending, replay.size(), walks, objectDlq,
-                replayDlq, controls, lifecycle);
+                replayDlq, controls, lifecycle, seaweed);
     }
 
     /** The participant holding the populator's leader latch: the one whose node has the lowest sequence. */

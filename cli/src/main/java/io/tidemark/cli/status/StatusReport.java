@@ -1,5 +1,6 @@
 package io.tidemark.cli.status;
 
+import io.tidemark.seaweed.client.SeaweedCheck;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.topics.GroupLag;
@@ -17,19 +18,31 @@ import java.util.List;
  * @param controls           the operators' pause and dry run
  * @param lifecycle          the cluster's lifecycle settings as the first service recorded them (the day length,
  *                           test mode...), or {@code null} when no service has started yet
+ * @param seaweed            what SeaweedFS answered status (the filer's version, whether the S3 gateway serves
+ *                           LifecycleDelete), or {@code null} when it was not asked
  */
 public record StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                            String populatorLeader, Instant populatorEventAt, long populatorPublished,
                            Backlog populatorBacklog,
                            Long pendingTimers, int replayInstances, List<Walk> walks, long objectTasksDlq,
-                           long replayStreamsDlq, Controls controls, LifecycleSettings.Recorded lifecycle) {
+                           long replayStreamsDlq, Controls controls, LifecycleSettings.Recorded lifecycle,
+                           SeaweedFs seaweed) {
+
+    public StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
+                        String populatorLeader, Instant populatorEventAt, long populatorPublished,
+                        Backlog populatorBacklog, Long pendingTimers, int replayInstances, List<Walk> walks,
+                        long objectTasksDlq, long replayStreamsDlq, Controls controls,
+                        LifecycleSettings.Recorded lifecycle) {
+        this(health, reasons, partitions, populatorLeader, populatorEventAt, populatorPublished, populatorBacklog,
+                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, lifecycle, null);
+    }
 
     public StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                         String populatorLeader, Instant populatorEventAt, long populatorPublished,
                         Backlog populatorBacklog, Long pendingTimers, int replayInstances, List<Walk> walks,
                         long objectTasksDlq, long replayStreamsDlq, Controls controls) {
         this(health, reasons, partitions, populatorLeader, populatorEventAt, populatorPublished, populatorBacklog,
-                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, null);
+                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, null, null);
     }
 
     public enum Health {
@@ -71,6 +84,10 @@ public record StatusReport(Health health, List<String> reasons, List<GroupLag.Pa
      * @param error             why the filer could not be asked, or {@code null}
      */
     public record Backlog(long events, Instant oldestUnpublished, String error) {
+    }
+
+    /** What the filer and the S3 gateway answered status ({@link SeaweedCheck}). */
+    public record SeaweedFs(SeaweedCheck.Filer filer, SeaweedCheck.Gateway gateway) {
     }
 
     public static StatusReport unreachable(String reason) {

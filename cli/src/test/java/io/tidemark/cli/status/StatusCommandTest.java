@@ -13,6 +13,7 @@ import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.PopulatorCheckpoint;
 import io.tidemark.seaweed.EpochNanos;
+import io.tidemark.seaweed.client.SeaweedCheck;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
@@ -284,6 +285,55 @@ class StatusCommandTest {
                 "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-behind",
                 "--set", "topic.prefix=" + prefix, "--set", "filer.address=127.0.0.1:1");
         assertThat(unreachable.toString()).contains("the filer at 127.0.0.1:1 does not answer");
+    }
+
+    /**
+     * Issue 44: status shows what it found of SeaweedFS — the filer's version, and whether the S3 gateway serves
+     * LifecycleDelete (asked with a call that deletes nothing) — and a gateway without it is a reason to be degraded.
+     */
+    @Test
+    void shouldShowTheFilersVersionAndWhetherTheGatewayServesLifecycleDelete(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        try (FilerEmulator emulator = new FilerEmulator(EmulatorSettings.ephemeral(), Clock.systemUTC()).start()) {
+            String[] settings = {"--set", "kafka.bootstrap.servers=" + cluster.kafkaBootstrapServers(),
+                    "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
+                    "--set", "zookeeper.chroot=" + ns.zookeeperChroot() + "-seaweed",
+                    "--set", "topic.prefix=" + ns.topicPrefix() + "seaweed.",
+                    "--set", "filer.address=" + emulator.filerAddress(),
+                    "--set", "s3.grpc.address=" + emulator.s3GrpcAddress()};
+            StringWriter text = new StringWriter();
+            run(text, concat(new String[] {"status"}, settings));
+            assertThat(text.toString()).contains("seaweedfs: the filer at " + emulator.filerAddress()
+                            + " answers: version \"tidemark-filer-emulator\"\n",
+                    "seaweedfs: the S3 gateway at " + emulator.s3GrpcAddress() + " serves LifecycleDelete "
+                            + "(SeaweedFS 4.24 or newer)\n")
+                    .doesNotContain("does not serve");
+
+            emulator.faults().fail("LifecycleDelete", io.grpc.Status.Code.UNIMPLEMENTED, -1);
+            StringWriter json = new StringWriter();
+            int status = run(json, concat(new String[] {"status", "--json"}, settings));
+            JsonNode report = new ObjectMapper().readTree(json.toString());
+            assertThat(status).isEqualTo(1);
+            assertThat(report.path("seaweed").path("gateway").path("state").asText()).as(json.toString())
+                    .isEqualTo("UNIMPLEMENTED");
+            assertThat(report.path("seaweed").path("filer").path("version").asText())
+                    .isEqualTo("tidemark-filer-emulator");
+            assertThat(report.path("reasons").toString()).contains("the S3 gateway at " + emulator.s3GrpcAddress()
+                    + " does not serve LifecycleDelete (UNIMPLEMENTED", "Tidemark needs SeaweedFS 4.24 or newer");
+        }
+    }
+
+    @Test
+    void shouldPrintTheSeaweedFsReleaseTheFilerGave() {
+        StatusReport report = new StatusReport(StatusReport.Health.HEALTHY, List.of(), List.of(), "host-1", null, 0,
+                null, 0L, 1, List.of(), 0, 0, Controls.NONE, null, new StatusReport.SeaweedFs(
+                new SeaweedCheck.Filer("filer:18888", "30GB 4.44 1a2b3c", "4.44", false, null),
+                new SeaweedCheck.Gateway("s3:18333", SeaweedCheck.Gateway.State.SERVED, null)));
+        StringWriter text = new StringWriter();
+        StatusCommand.print(report, new PrintWriter(text), Instant.parse("2026-11-23T12:00:00Z"));
+        assertThat(text.toString()).contains("seaweedfs: the filer at filer:18888 answers: SeaweedFS 4.44 (version "
+                + "\"30GB 4.44 1a2b3c\")\nseaweedfs: the S3 gateway at s3:18333 serves LifecycleDelete (SeaweedFS 4.24 "
+                + "or newer)\n");
     }
 
     /** Writes the populator's checkpoint record as the populator commits it. */

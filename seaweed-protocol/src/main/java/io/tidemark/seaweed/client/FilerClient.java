@@ -193,6 +193,12 @@ public final class FilerClient extends GrpcClient {
         }
     }
 
+    /** {@link #configuration()} without blocking; fails with a {@link SeaweedCallException}. */
+    public CompletableFuture<GetFilerConfigurationResponse> configurationAsync() {
+        return answered("GetFilerConfiguration", futureStub()
+                .getFilerConfiguration(GetFilerConfigurationRequest.getDefaultInstance()));
+    }
+
     /**
      * Where the S3 gateway keeps its buckets; {@code /buckets} when the filer does not say. Asked once: a filer's
      * buckets directory is set at its start.

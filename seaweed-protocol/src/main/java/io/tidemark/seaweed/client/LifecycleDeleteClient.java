@@ -57,6 +57,15 @@ public final class LifecycleDeleteClient extends GrpcClient {
         return result;
     }
 
+    /**
+     * A {@code LifecycleDelete} that names no bucket and no object: a gateway that serves the RPC refuses it (BLOCKED)
+     * before it reads anything, so it can delete nothing; one that does not fails it UNIMPLEMENTED. See
+     * {@link SeaweedCheck}.
+     */
+    public CompletableFuture<LifecycleDeleteResponse> probeAsync() {
+        return deleteAsync(LifecycleDeleteRequest.getDefaultInstance());
+    }
+
     private static String operation(LifecycleDeleteRequest request) {
         return "LifecycleDelete " + request.getBucket() + "/" + request.getObjectPath();
     }
