@@ -255,6 +255,44 @@ final class CheckRun {
                     recorder.fault("the clock of filer " + step.filer() + " is right again");
                 }, step.number(), TimeUnit.MILLISECONDS);
             }
+            case LISTINGS_LATE -> {
+                // One key's listings (its .versions directory's among them) when the step names one, else all.
+                emulator.faults().answerLate(Set.of("ListEntries"), step.key().isEmpty() ? ""
+                        : emulator.bucketsDirectory() + "/" + bucket + "/" + step.key(),
+                        Duration.ofMillis(Long.parseLong(step.arg())));
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> emulator.faults().answerOnTime(), step.number(), TimeUnit.MILLISECONDS);
+            }
+            case LISTINGS_FAIL -> {
+                emulator.faults().fail("ListEntries", Status.Code.INTERNAL, -1);
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> {
+                    emulator.faults().fail("ListEntries", Status.Code.INTERNAL, 0);
+                    recorder.fault("the filer lists again");
+                }, step.number(), TimeUnit.MILLISECONDS);
+            }
+            case WALK_STATES_REFUSED -> {
+                coverage.faultOn(step.kind(), length);
+                WalkStateRefusal refusal = WalkStateRefusal.open(config);
+                try {
+                    refusal.refuse();
+                } catch (Exception e) {
+                    refusal.close();
+                    throw new IllegalStateException("walk states not made read-only", e);
+                }
+                heals.schedule(() -> {
+                    try (refusal) {
+                        refusal.allow();
+                        recorder.fault("walk states writable again");
+                    } catch (Exception e) {
+                        recorder.fault("walk states not made writable again: " + e);
+                    }
+                }, step.number(), TimeUnit.MILLISECONDS);
+            }
+            case CONDUCTOR_PAUSED -> {
+                pipeline.skipPasses(length);
+                coverage.faultOn(step.kind(), length);
+            }
             default -> throw new IllegalArgumentException("not a fault: " + step);
         }
         if (step.kind() == Step.Kind.RESTART_SERVICE) {

@@ -53,6 +53,8 @@ final class Pipeline implements AutoCloseable {
         return t;
     });
     private Conductor conductor;
+    /** No conductor pass before this instant (nanoTime): its cron is not running. */
+    private volatile long passesResumeAt = System.nanoTime();
 
     /**
      * @param settings    the run's settings; each replay-streams instance gets a state directory of its own
@@ -101,7 +103,15 @@ final class Pipeline implements AutoCloseable {
         });
     }
 
+    /** No conductor pass for {@code length}, as when its cron job is suspended or failing to start. */
+    void skipPasses(Duration length) {
+        passesResumeAt = System.nanoTime() + length.toNanos();
+    }
+
     private void pass() {
+        if (System.nanoTime() - passesResumeAt < 0) {
+            return;
+        }
         try {
             conductor.runPass();
         } catch (RuntimeException e) {

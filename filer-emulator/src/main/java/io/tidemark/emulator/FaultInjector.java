@@ -1,27 +1,36 @@
 package io.tidemark.emulator;
 
+import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.tidemark.seaweed.pb.FilerProto.ListEntriesRequest;
 import io.tidemark.seaweed.pb.FilerProto.LookupDirectoryEntryRequest;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Knobs that make the emulator misbehave on purpose, settable at start and while it runs: a probability of
  * failing any RPC with UNAVAILABLE, a latency added to every RPC, calls of one RPC failed with any status code,
  * outcomes forced for chosen object paths, lookups of chosen names refused with a status of their own (a
- * permanent error for one entry, say), and the gateway's own reads of an object failing inside
- * {@code LifecycleDelete}.
+ * permanent error for one entry, say), the gateway's own reads of an object failing inside
+ * {@code LifecycleDelete}, and answers of chosen RPCs delivered late: read when the call is made, sent a while after
+ * (a slow network or a paused client between the read and its use).
  */
 public final class FaultInjector implements ServerInterceptor {
 
@@ -35,6 +44,28 @@ public final class FaultInjector implements ServerInterceptor {
     private final Map<String, Status.Code> refusedLookups = new ConcurrentHashMap<>();
     private final Map<String, Failing> failing = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> failingReads = new ConcurrentHashMap<>();
+    private volatile Late late;
+    private final ScheduledExecutorService lateSender = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "emulator-late-answers");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** Answers of these RPCs about paths under {@code under} delivered {@code delay} after they were made. */
+    private record Late(Set<String> rpcs, String under, Duration delay) {
+
+        boolean covers(Object request) {
+            String path;
+            if (request instanceof ListEntriesRequest list) {
+                path = list.getDirectory();
+            } else if (request instanceof LookupDirectoryEntryRequest lookup) {
+                path = lookup.getDirectory() + "/" + lookup.getName();
+            } else {
+                return under.isEmpty();
+            }
+            return path.startsWith(under);
+        }
+    }
 
     /** Calls of one RPC answered with a status: {@code remaining} more of them, or every one while negative. */
     private record Failing(Status.Code code, boolean forever, AtomicInteger remaining) {
@@ -95,6 +126,28 @@ public final class FaultInjector implements ServerInterceptor {
         return unavailableProbability;
     }
 
+    /**
+     * Delivers the answers of these RPCs (bare names, as {@link #fail}) {@code delay} after the server made them: the
+     * entries a listing or lookup sends are the ones there were when it was called, whatever happens before they
+     * arrive. Unlike {@link #setLatency}, which waits before the call is served, this makes stale answers.
+     */
+    public void answerLate(Set<String> rpcs, Duration delay) {
+        answerLate(rpcs, "", delay);
+    }
+
+    /**
+     * As {@link #answerLate(Set, Duration)}, for the listings and lookups of paths that start with {@code under} only
+     * (a directory, or a key's path, which covers its {@code .versions} directory too).
+     */
+    public void answerLate(Set<String> rpcs, String under, Duration delay) {
+        late = new Late(Set.copyOf(rpcs), under, delay);
+    }
+
+    /** Answers sent as they are made again (those held already still arrive late). */
+    public void answerOnTime() {
+        late = null;
+    }
+
     public void setLatency(Duration latency) {
         if (latency.isNegative()) {
             throw new IllegalArgumentException("latency must not be negative");
@@ -115,6 +168,7 @@ public final class FaultInjector implements ServerInterceptor {
     }
 
     public void clearAll() {
+        late = null;
         forced.clear();
         refusedLookups.clear();
         failing.clear();
@@ -149,11 +203,69 @@ public final class FaultInjector implements ServerInterceptor {
             return new ServerCall.Listener<>() {
             };
         }
-        if (!refusedLookups.isEmpty() && call.getMethodDescriptor().getFullMethodName()
-                .equals(SeaweedFilerGrpc.getLookupDirectoryEntryMethod().getFullMethodName())) {
-            return refusingLookups(call, next.startCall(call, headers));
+        Late lateNow = late;
+        LateCall<Q, R> lateCall = lateNow != null
+                && lateNow.rpcs().contains(call.getMethodDescriptor().getBareMethodName())
+                ? new LateCall<>(call, lateNow.delay()) : null;
+        ServerCall<Q, R> serving = lateCall != null ? lateCall : call;
+        ServerCall.Listener<Q> listener = !refusedLookups.isEmpty() && call.getMethodDescriptor().getFullMethodName()
+                .equals(SeaweedFilerGrpc.getLookupDirectoryEntryMethod().getFullMethodName())
+                ? refusingLookups(serving, next.startCall(serving, headers)) : next.startCall(serving, headers);
+        if (lateCall == null) {
+            return listener;
         }
-        return next.startCall(call, headers);
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+            @Override
+            public void onMessage(Q message) {
+                // Decided before the server reads the request, so before it answers.
+                lateCall.late = lateNow.covers(message);
+                super.onMessage(message);
+            }
+        };
+    }
+
+    /**
+     * A call whose messages and close, once its request is found {@link #late}, are kept as the server makes them and
+     * sent together when the delay has passed, from one thread, in their order.
+     */
+    private final class LateCall<Q, R> extends ForwardingServerCall.SimpleForwardingServerCall<Q, R> {
+        private final long dueNanos;
+        private final List<R> held = new ArrayList<>();
+        private volatile boolean late;
+
+        LateCall(ServerCall<Q, R> call, Duration delay) {
+            super(call);
+            this.dueNanos = System.nanoTime() + delay.toNanos();
+        }
+
+        @Override
+        public synchronized void sendMessage(R message) {
+            if (late) {
+                held.add(message);
+            } else {
+                super.sendMessage(message);
+            }
+        }
+
+        @Override
+        public void close(Status status, Metadata trailers) {
+            if (!late) {
+                super.close(status, trailers);
+                return;
+            }
+            List<R> messages;
+            synchronized (this) {
+                messages = List.copyOf(held);
+            }
+            lateSender.schedule(() -> {
+                try {
+                    messages.forEach(delegate()::sendMessage);
+                    delegate().close(status, trailers);
+                } catch (RuntimeException e) {
+                    // The client went away while its answer was held: nothing is left to send it to.
+                }
+            }, Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
     }
 
     private <Q, R> ServerCall.Listener<Q> refusingLookups(ServerCall<Q, R> call, ServerCall.Listener<Q> delegate) {

@@ -212,6 +212,11 @@ public final class FilerEmulator implements AutoCloseable {
         return lifecycleDeletes.addListener(listener);
     }
 
+    /** Where the buckets live, as the filer's paths spell it ({@code /buckets} by default). */
+    public String bucketsDirectory() {
+        return FilerPaths.normalize(settings.bucketsDirectory());
+    }
+
     public FaultInjector faults() {
         return faults;
     }

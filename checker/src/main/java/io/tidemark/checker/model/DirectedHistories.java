@@ -33,6 +33,8 @@ public final class DirectedHistories {
         all.put("null-version-demoted-twice", nullVersionDemotedTwice(dayMillis));
         all.put("dlq-replayed-while-blocked", deadLettersReplayedWhileBlocked(dayMillis));
         all.put("timer-unreadable", timerUnreadable(dayMillis));
+        all.put("hold-lifted-before-a-held-listing-arrives", holdLiftedBeforeAHeldListingArrives(dayMillis));
+        all.put("walk-failed-while-zookeeper-refuses", walkFailedWhileZooKeeperRefuses(dayMillis));
         return all;
     }
 
@@ -156,6 +158,47 @@ public final class DirectedHistories {
                 op(Kind.PUT, "plain", "a/1", "", 10),
                 pause(day / 10),
                 op(Kind.CORRUPT_TIMER, "", "", "", 1)));
+    }
+
+    /**
+     * As {@link #holdSetAfterFiring}, but the listing the returning object processor asks for when it meets the hold is
+     * made under the hold and delivered after the hold is lifted: the lifting's event reaches replay-streams first, and
+     * the listing then says "held" of an object that is not any more.
+     */
+    static History holdLiftedBeforeAHeldListingArrives(long day) {
+        return history(8, List.of(
+                // Without steady walks to fall back on (passes every other day here; daily, or never while a cron job
+                // is suspended, on a real cluster): the timers alone must expire the object once its hold is lifted.
+                op(Kind.CONDUCTOR_PAUSED, "", "", "", day * 10),
+                op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.PUT, LOCKED, "a/1", "", 10),
+                pause(day / 5),
+                op(Kind.RESTART_SERVICE, "", "", "object-processor#0", day * 7 / 5),
+                pause(day * 4 / 5),
+                op(Kind.RESTART_SERVICE, "", "", "replay-streams#0", day / 5),
+                pause(day / 10),
+                op(Kind.HOLD, LOCKED, "a/1", "current", 0),
+                pause(day * 2 / 5),
+                // The key's listings made from 1.5 days on arrive 1.5 days late; the processor is back from 1.6 days
+                // on (later on a loaded machine), meets the hold and asks for the key's walk; the hold goes at 2.5.
+                op(Kind.LISTINGS_LATE, LOCKED, "a/1", String.valueOf(day * 3 / 2), day),
+                pause(day),
+                op(Kind.RELEASE, LOCKED, "a/1", "current", 0)));
+    }
+
+    /**
+     * Objects that were there before any rule: only the recovery walk the rules' arrival asks for times them. Its
+     * page fails on the filer while ZooKeeper refuses to record the failure, so the walk can be taken up again only if
+     * the page waits until it is recorded.
+     */
+    static History walkFailedWhileZooKeeperRefuses(long day) {
+        return history(9, List.of(
+                op(Kind.PUT, "plain", "a/1", "", 10),
+                op(Kind.PUT, "plain", "a/2", "", 10),
+                pause(day / 5),
+                op(Kind.LISTINGS_FAIL, "", "", "", day * 5 / 2),
+                op(Kind.WALK_STATES_REFUSED, "", "", "", day * 3),
+                op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0)));
     }
 
     private static Step op(Kind kind, String bucket, String key, String arg, long number) {

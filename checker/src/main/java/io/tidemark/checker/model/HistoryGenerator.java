@@ -109,11 +109,12 @@ public final class HistoryGenerator {
      * legal hold set and lifted later; a
      * null version (or any current version) promoted back by deleting its successor and demoted again by a put, while
      * a task may wait; the dead letters of a BLOCKED key replayed while the gateway still answers BLOCKED; an armed
-     * timer made unreadable.
+     * timer made unreadable; a hold lifted while the filer's answers arrive late (a listing made under the hold is
+     * delivered after its lifting); a walk that fails while ZooKeeper refuses to record it.
      */
     private List<Step> change(Random random, List<History.BucketSpec> buckets) {
         String key = KEYS.get(random.nextInt(KEYS.size()));
-        return switch (random.nextInt(5)) {
+        return switch (random.nextInt(7)) {
             case 0 -> List.of(
                     // Tasks wait for the object processor while the rules are renamed: they must still act.
                     new Step(0, Kind.RESTART_SERVICE, "", "", "object-processor#" + random.nextInt(2),
@@ -124,6 +125,13 @@ public final class HistoryGenerator {
             case 1 -> List.of(new Step(0, Kind.HOLD_LIFTED, "locked", key, "current",
                     random.nextLong(dayMillis / 2, dayMillis * 2)));
             case 4 -> List.of(new Step(0, Kind.CORRUPT_TIMER, "", "", "", 1 + random.nextInt(99_999)));
+            case 5 -> List.of(listingsLate(random, "locked", key),
+                    new Step(0, Kind.HOLD_LIFTED, "locked", key, "current", random.nextLong(dayMillis / 5, dayMillis)));
+            case 6 -> {
+                long length = random.nextLong(dayMillis * 2, dayMillis * 3);
+                yield List.of(new Step(0, Kind.LISTINGS_FAIL, "", "", "", length),
+                        new Step(0, Kind.WALK_STATES_REFUSED, "", "", "", length + dayMillis / 2));
+            }
             case 2 -> {
                 String bucket = random.nextBoolean() ? "toggled" : "locked";
                 yield List.of(new Step(0, Kind.DELETE_VERSION, bucket, key, "current", 0),
@@ -235,8 +243,21 @@ public final class HistoryGenerator {
                     length);
             case FILER_CLOCK_SKEW -> filerClockSkew(random, length);
             case CORRUPT_TIMER -> new Step(0, Kind.CORRUPT_TIMER, "", "", "", 1 + random.nextInt(99_999));
+            case LISTINGS_LATE -> listingsLate(random, "", "");
+            case LISTINGS_FAIL -> new Step(0, Kind.LISTINGS_FAIL, "", "", "", length);
+            case WALK_STATES_REFUSED -> new Step(0, Kind.WALK_STATES_REFUSED, "", "", "", length);
+            case CONDUCTOR_PAUSED -> new Step(0, Kind.CONDUCTOR_PAUSED, "", "", "", length);
             default -> throw new IllegalStateException("not a fault: " + faultKinds);
         };
+    }
+
+    /**
+     * The filer's listings (of one key, when one is named) delivered a fifth to a half of a day after they are read,
+     * for half a day to a day.
+     */
+    private Step listingsLate(Random random, String bucket, String key) {
+        return new Step(0, Kind.LISTINGS_LATE, bucket, key,
+                String.valueOf(random.nextLong(dayMillis / 5, dayMillis / 2)), random.nextLong(dayMillis / 2, dayMillis));
     }
 
     /**

@@ -27,7 +27,9 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
         // before these existed, and a seed still makes the same history.
         FILER_STOP, FILER_CLOCK_SKEW,
         // Drawn only as changes (HistoryGenerator): a history without changes is the one the seed made before these.
-        RENAME_RULES, HOLD_LIFTED, CORRUPT_TIMER;
+        RENAME_RULES, HOLD_LIFTED, CORRUPT_TIMER, LISTINGS_LATE, LISTINGS_FAIL, WALK_STATES_REFUSED,
+        // Named only: a history without steady walks may rightly act late on what only they serve.
+        CONDUCTOR_PAUSED;
 
         public boolean fault() {
             return ordinal() >= RESTART_SERVICE.ordinal() && this != RENAME_RULES && this != HOLD_LIFTED;
@@ -36,10 +38,10 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
         /**
          * A kind drawn only among a history's changes (or named with --fault-kinds), never in the draws a seed made
          * before it existed: what changes nothing in S3 (a rule set re-PUT under new IDs), a change undone later (a
-         * hold lifted), a timer made unreadable.
+         * hold lifted), a timer made unreadable, listings delivered late or failed, walk states ZooKeeper refuses.
          */
         public boolean change() {
-            return this == RENAME_RULES || this == HOLD_LIFTED || this == CORRUPT_TIMER;
+            return ordinal() >= RENAME_RULES.ordinal();
         }
 
         /** A fault that needs a cluster of several filers. */
@@ -110,6 +112,11 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
             case HOLD_LIFTED -> "legal hold on (" + arg + ") " + bucket + "/" + key + ", lifted " + number + " ms later";
             case CORRUPT_TIMER -> "fault: replay-streams stopped, one armed timer's bytes made unreadable in its "
                     + "changelog (" + number + "), started again";
+            case LISTINGS_LATE -> "fault: the filer's listings" + (key.isEmpty() ? "" : " of " + bucket + "/" + key)
+                    + " answered " + arg + " ms after they are read, for " + number + " ms";
+            case LISTINGS_FAIL -> "fault: the filer fails every listing with INTERNAL for " + number + " ms";
+            case WALK_STATES_REFUSED -> "fault: ZooKeeper refuses every write of a walk state for " + number + " ms";
+            case CONDUCTOR_PAUSED -> "fault: no conductor pass (its cron not running) for " + number + " ms";
         };
         return String.format(Locale.ROOT, "#%d %s", index, what);
     }

@@ -43,7 +43,9 @@ class HistoryGeneratorTest {
         for (long seed = 0; seed < 10; seed++) {
             threeFilers.generate(seed, 200, 8, 6).steps().forEach(s -> seen.add(s.kind()));
         }
-        assertThat(seen).containsExactlyInAnyOrder(Step.Kind.values());
+        // A paused conductor is only ever named (a directed history, --fault-kinds): drawn, it would report what only
+        // steady walks serve as late, rightly.
+        assertThat(seen).isEqualTo(EnumSet.complementOf(EnumSet.of(Step.Kind.CONDUCTOR_PAUSED)));
     }
 
     /**

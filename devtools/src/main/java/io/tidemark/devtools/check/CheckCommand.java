@@ -47,8 +47,9 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--changes", defaultValue = "3",
             description = "Changes per history (default ${DEFAULT-VALUE}), drawn apart from the operations and faults: "
                     + "rules re-PUT under new IDs and reordered, a legal hold set and lifted later, a current version "
-                    + "promoted back and demoted again, a BLOCKED key's dead letters replayed while it still blocks. "
-                    + "0 makes the histories the seeds made before changes existed.")
+                    + "promoted back and demoted again, a BLOCKED key's dead letters replayed while it still blocks, an "
+                    + "armed timer made unreadable, a hold lifted while the filer's listings arrive late, a walk failing "
+                    + "on the filer while ZooKeeper refuses its walk state. 0 makes the histories the seeds made before changes existed.")
     private int changes;
 
     @Option(names = "--minutes", defaultValue = "0",
@@ -81,8 +82,9 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--fault-kinds", split = ",", paramLabel = "KIND",
             description = "Draw faults from these kinds only, to aim a run at one defence: RESTART_SERVICE, "
                     + "FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN, DLQ_REPLAY, "
-                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART, FILER_STOP, FILER_CLOCK_SKEW, CORRUPT_TIMER (default: "
-                    + "all but CORRUPT_TIMER, which --changes draws; Kafka and ZooKeeper restarts with --cluster-faults "
+                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART, FILER_STOP, FILER_CLOCK_SKEW, CORRUPT_TIMER, "
+                    + "LISTINGS_LATE, LISTINGS_FAIL, WALK_STATES_REFUSED, CONDUCTOR_PAUSED (default: all but the last "
+                    + "five, which --changes draws, CONDUCTOR_PAUSED only when named; Kafka and ZooKeeper restarts with --cluster-faults "
                     + "only, CLOCK_SKEW without --processes only, filer faults with --filers above 1 only).")
     private List<Step.Kind> faultKinds;
 

@@ -413,6 +413,28 @@ class FilerGrpcTest {
         }
     }
 
+    @Test
+    void shouldDeliverALateAnswerAsTheFilerReadItWhenTheCallWasMade() throws Exception {
+        write("/buckets/b/a", "k");
+        write("/buckets/b/other", "x");
+        emulator.faults().answerLate(java.util.Set.of("ListEntries"), "/buckets/b/a", Duration.ofMillis(800));
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            var listing = caller.submit(() -> client.listPage("/buckets/b/a", "", "", true, 10));
+            Thread.sleep(300);
+            assertThat(listing).as("held back").isNotDone();
+            assertThat(client.listPage("/buckets/b/other", "", "", true, 10)).as("another directory's, on time")
+                    .extracting(Entry::getName).containsExactly("x");
+            emulator.store().delete("/buckets/b/a", "k", false, true, 0);
+            emulator.faults().answerOnTime();
+            assertThat(client.lookup("/buckets/b/a", "k")).isEmpty();
+            assertThat(listing.get(10, TimeUnit.SECONDS)).as("as read before the delete").extracting(Entry::getName)
+                    .containsExactly("k");
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
     /**
      * Heartbeats every 200 ms against a 3 s idle timeout: a fifteen-fold margin, so only a real loss of heartbeats,
      * not a loaded machine, can make it reconnect. The wait ends once the stream has carried no event for longer
