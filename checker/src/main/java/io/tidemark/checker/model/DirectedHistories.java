@@ -73,17 +73,26 @@ public final class DirectedHistories {
      * (Mtimes are whole seconds: an object may fall due up to a second early, so the processor goes away well before.)
      */
     static History holdSetAfterFiring(long day) {
-        return history(2, List.of(
+        List<Step> steps = new ArrayList<>(heldAfterFiringWhileAway(day, day * 6 / 5));
+        steps.add(pause(day));
+        steps.add(op(Kind.RELEASE, LOCKED, "a/1", "current", 0));
+        return history(2, steps);
+    }
+
+    /**
+     * An object due a day after it is put; the object processor away from 0.2 day for {@code processorDown}, so the
+     * timer fires while it is, and replay-streams restarting at the due instant; a legal hold 0.1 day after it.
+     */
+    private static List<Step> heldAfterFiringWhileAway(long day, long processorDown) {
+        return List.of(
                 op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
                 op(Kind.PUT, LOCKED, "a/1", "", 10),
                 pause(day / 5),
-                op(Kind.RESTART_SERVICE, "", "", "object-processor#0", day * 6 / 5),
+                op(Kind.RESTART_SERVICE, "", "", "object-processor#0", processorDown),
                 pause(day * 4 / 5),
                 op(Kind.RESTART_SERVICE, "", "", "replay-streams#0", day / 5),
                 pause(day / 10),
-                op(Kind.HOLD, LOCKED, "a/1", "current", 0),
-                pause(day),
-                op(Kind.RELEASE, LOCKED, "a/1", "current", 0)));
+                op(Kind.HOLD, LOCKED, "a/1", "current", 0));
     }
 
     /** A retention that ends after the due instant: the object is due from its end on. */
@@ -166,24 +175,18 @@ public final class DirectedHistories {
      * the listing then says "held" of an object that is not any more.
      */
     static History holdLiftedBeforeAHeldListingArrives(long day) {
-        return history(8, List.of(
-                // Without steady walks to fall back on (passes every other day here; daily, or never while a cron job
-                // is suspended, on a real cluster): the timers alone must expire the object once its hold is lifted.
-                op(Kind.CONDUCTOR_PAUSED, "", "", "", day * 10),
-                op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
-                op(Kind.PUT, LOCKED, "a/1", "", 10),
-                pause(day / 5),
-                op(Kind.RESTART_SERVICE, "", "", "object-processor#0", day * 7 / 5),
-                pause(day * 4 / 5),
-                op(Kind.RESTART_SERVICE, "", "", "replay-streams#0", day / 5),
-                pause(day / 10),
-                op(Kind.HOLD, LOCKED, "a/1", "current", 0),
-                pause(day * 2 / 5),
-                // The key's listings made from 1.5 days on arrive 1.5 days late; the processor is back from 1.6 days
-                // on (later on a loaded machine), meets the hold and asks for the key's walk; the hold goes at 2.5.
-                op(Kind.LISTINGS_LATE, LOCKED, "a/1", String.valueOf(day * 3 / 2), day),
-                pause(day),
-                op(Kind.RELEASE, LOCKED, "a/1", "current", 0)));
+        List<Step> steps = new ArrayList<>();
+        // Without steady walks to fall back on (passes every other day here; daily, or never while a cron job is
+        // suspended, on a real cluster): the timers alone must expire the object once its hold is lifted.
+        steps.add(op(Kind.CONDUCTOR_PAUSED, "", "", "", day * 10));
+        steps.addAll(heldAfterFiringWhileAway(day, day * 7 / 5));
+        steps.add(pause(day * 2 / 5));
+        // The key's listings made from 1.5 days on arrive 1.5 days late; the processor is back from 1.6 days on (later
+        // on a loaded machine), meets the hold and asks for the key's walk; the hold goes at 2.5 days.
+        steps.add(op(Kind.LISTINGS_LATE, LOCKED, "a/1", String.valueOf(day * 3 / 2), day));
+        steps.add(pause(day));
+        steps.add(op(Kind.RELEASE, LOCKED, "a/1", "current", 0));
+        return history(8, steps);
     }
 
     /**
