@@ -129,11 +129,12 @@ public class TidemarkConfig extends AbstractConfig {
                         "ZooKeeper session timeout; a leader that loses its session for longer steps down.")
                 .define(ZOOKEEPER_CONNECTION_TIMEOUT_MS, Type.INT, 15_000, Range.atLeast(100), Importance.LOW,
                         "How long to wait for a ZooKeeper connection.")
-                .define(ZOOKEEPER_AUTH_DIGEST, Type.PASSWORD, null, Importance.LOW,
+                .define(ZOOKEEPER_AUTH_DIGEST, Type.PASSWORD, null, new UserColonPassword(), Importance.MEDIUM,
                         "Digest authentication for ZooKeeper, as user:password; none when unset. When set, every node "
                                 + "Tidemark creates (the chroot included) is readable by anyone but can be changed or "
                                 + "deleted only with these credentials, so every Tidemark service sharing the chroot "
-                                + "needs the same value; on a shared ZooKeeper, set it.")
+                                + "needs the same value. Unset, the nodes (the pause, dry-run and registry nodes among "
+                                + "them) are world-writable, and every service warns at start.")
                 .define(FILER_ADDRESS, Type.STRING, "localhost:18888", Importance.HIGH,
                         "The SeaweedFS filer's gRPC address (filer port + 10000).")
                 .define(FILER_ADDRESSES, Type.LIST, "", Importance.HIGH,
@@ -374,6 +375,26 @@ public class TidemarkConfig extends AbstractConfig {
         @Override
         public String toString() {
             return "-1, or at least " + min;
+        }
+    }
+
+    /** A ZooKeeper digest, user:password with neither empty; unset or empty means none. The value never shows. */
+    static final class UserColonPassword implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String digest = value == null ? null : ((org.apache.kafka.common.config.types.Password) value).value();
+            if (digest == null || digest.isEmpty()) {
+                return;
+            }
+            int colon = digest.indexOf(':');
+            if (colon <= 0 || colon == digest.length() - 1) {
+                throw new ConfigException(name, value, "must be user:password, e.g. tidemark:<a random string>");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "user:password";
         }
     }
 

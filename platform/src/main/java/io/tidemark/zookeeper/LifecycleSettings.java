@@ -138,7 +138,8 @@ public final class LifecycleSettings {
 
     /**
      * What every service does first at start, on its ZooKeeper connection: says loudly when it runs in test mode,
-     * then records or checks the cluster's lifecycle settings.
+     * records or checks the cluster's lifecycle settings, then warns when Tidemark's nodes are world-writable
+     * ({@link AclCheck}: no {@code zookeeper.auth.digest}).
      *
      * @throws ConfigException when its settings differ from the recorded ones
      */
@@ -153,6 +154,7 @@ public final class LifecycleSettings {
                 + ManagementFactory.getRuntimeMXBean().getName(), clock.instant());
         log.info("{}: lifecycle settings agree with the cluster's ({}): {}", service, recorded.provenance(),
                 recorded.values());
+        AclCheck.warnIfOpen(client, config, service);
         return recorded;
     }
 }

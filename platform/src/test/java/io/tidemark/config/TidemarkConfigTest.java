@@ -107,6 +107,19 @@ class TidemarkConfigTest {
         assertThat(config.zookeeperAuthDigest().value()).isEqualTo("ops:s3cret");
     }
 
+    /** Issue 44: a ZooKeeper digest is user:password; anything else (an example's placeholder) is refused, hidden. */
+    @Test
+    void shouldRefuseAZooKeeperDigestThatIsNotUserColonPassword() {
+        for (String wrong : List.of("REPLACE_ME", ":s3cret", "ops:", "s3cret")) {
+            assertThatThrownBy(() -> new TidemarkConfig(Map.of("zookeeper.auth.digest", wrong))).as(wrong)
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("zookeeper.auth.digest")
+                    .hasMessageContaining("user:password").hasMessageNotContaining(wrong);
+        }
+        assertThat(new TidemarkConfig(Map.of("zookeeper.auth.digest", "ops:s3:cret")).zookeeperAuthDigest().value())
+                .isEqualTo("ops:s3:cret");
+        assertThat(new TidemarkConfig(Map.of()).zookeeperAuthDigest()).isNull();
+    }
+
     @Test
     void shouldBuildTlsSettingsAndRefuseACertificateWithoutItsKey() {
         TidemarkConfig mutual = load(null, Map.of(), Map.of("grpc.tls.enabled", "true", "grpc.tls.ca.file", "/ca.pem",

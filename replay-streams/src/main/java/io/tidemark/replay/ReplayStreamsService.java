@@ -101,6 +101,13 @@ public final class ReplayStreamsService extends ManagedService {
         // for poll.ms: at Streams' 100 ms a burst's one-off tick came up to 100 ms late and its catch-up slices
         // (fired before the deletes' own events flow back) 100 ms apart. An idle poll costs next to nothing.
         props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
+        // Every store on one bounded cache (BoundedRocksDBMemory), unless the operator lifts the bound or brings a
+        // config setter of their own; the bound travels to the setter among the Streams properties.
+        long rocksdb = config.getLong(ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES);
+        if (rocksdb != -1 && !props.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
+            props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDBMemory.class);
+            props.put(BoundedRocksDBMemory.MEMORY_BYTES_CONFIG, rocksdb);
+        }
         return props;
     }
 
@@ -137,8 +144,9 @@ public final class ReplayStreamsService extends ManagedService {
         resources.own("clock skew gauge", Metrics.bind(meters, filerTime));
         ReplayTopology.Params params = ReplayTopology.Params.from(config, metrics)
                 .withFilerOffset(() -> filerClock.millis() - clock.millis());
-        KafkaStreams app = new KafkaStreams(ReplayTopology.build(params), streamsProperties(config),
-                ClockTime.of(clock));
+        Properties properties = streamsProperties(config);
+        logRocksDbBound(properties);
+        KafkaStreams app = new KafkaStreams(ReplayTopology.build(params), properties, ClockTime.of(clock));
         // Leaving the group hands this instance's shards to the others at once; Streams' default is to stay a member
         // until the session times out (45 s), during which nobody fires those shards' timers, and an instance
         // restarted on the same host waits that long to be assigned.
@@ -160,6 +168,23 @@ public final class ReplayStreamsService extends ManagedService {
                             metrics.pending(), activeTasks(), clock.millis()));
                     return metrics.statusLine(app.state().name());
                 }));
+    }
+
+    /** Says at start what bounds RocksDB's memory, and warns when nothing does. */
+    private static void logRocksDbBound(Properties properties) {
+        Object setter = properties.get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG);
+        if (setter == BoundedRocksDBMemory.class) {
+            log.info("RocksDB: every store of this instance shares one {} MiB block cache, memtables included ({})",
+                    ((Number) properties.get(BoundedRocksDBMemory.MEMORY_BYTES_CONFIG)).longValue() >> 20,
+                    ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES);
+        } else if (setter != null) {
+            log.warn("RocksDB: kafka.streams.rocksdb.config.setter={} replaces {}: that setter alone bounds the "
+                    + "stores' memory", setter, ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES);
+        } else {
+            log.warn("RocksDB: {}=-1, no bound: each store takes Kafka Streams' defaults (about 100 MB at most per "
+                    + "store), so an instance's memory grows with the shards it holds",
+                    ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES);
+        }
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Replay-streams' settings for its timers, read once from the configuration registry.
@@ -25,6 +26,15 @@ public record ReplayStreamsSettings(Duration punctuateInterval, int maxFiredPerT
     public static final String NUM_STREAM_THREADS = "replay-streams.num.stream.threads";
     public static final String STANDBY_REPLICAS = "replay-streams.standby.replicas";
     public static final String STATUS_INTERVAL_MS = "replay-streams.status.interval.ms";
+    public static final String ROCKSDB_MEMORY_BYTES = "replay-streams.rocksdb.memory.bytes";
+
+    /**
+     * 512 MiB: what the Kubernetes StatefulSet's 2 GiB limit leaves for RocksDB beside a 35 % heap and the JVM's own
+     * memory (the arithmetic, and the measurement with ten million timers, are in docs/replay-streams.md).
+     */
+    public static final long DEFAULT_ROCKSDB_MEMORY_BYTES = 512L * 1024 * 1024;
+    /** The smallest bound: below it ~50 stores' index and filter blocks and memtables no longer fit. */
+    public static final long MIN_ROCKSDB_MEMORY_BYTES = 32L * 1024 * 1024;
 
     public static ReplayStreamsSettings from(TidemarkConfig config) {
         return new ReplayStreamsSettings(config.millis(PUNCTUATE_INTERVAL_MS), config.getInt(MAX_FIRED_PER_TICK),
@@ -67,7 +77,39 @@ public record ReplayStreamsSettings(Duration punctuateInterval, int maxFiredPerT
                     .define(STANDBY_REPLICAS, Type.INT, 0, Range.between(0, 10), Importance.LOW,
                             "Warm copies of each timer store on other instances, for faster fail-over.")
                     .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
-                            "How often replay-streams logs its status line.");
+                            "How often replay-streams logs its status line.")
+                    .define(ROCKSDB_MEMORY_BYTES, Type.LONG, DEFAULT_ROCKSDB_MEMORY_BYTES,
+                            new UnboundedOrAtLeast(MIN_ROCKSDB_MEMORY_BYTES), Importance.MEDIUM,
+                            "Off-heap memory all of one instance's RocksDB stores share (the timer stores of every "
+                                    + "shard it runs, active and standby, and the bucket-configs global store): one "
+                                    + "block cache of this size holds their data, index and filter blocks and, charged "
+                                    + "to it, their memtables (flushed once they reach half of it). Size the "
+                                    + "container's memory limit for the heap plus this plus the JVM's own memory. -1 "
+                                    + "lifts the bound: each store then takes Kafka Streams' defaults (a 50 MB cache "
+                                    + "and up to three 16 MB memtables per store, indexes outside any cache). A setter "
+                                    + "named in kafka.streams.rocksdb.config.setter replaces this bound.");
+        }
+    }
+
+    /** -1 (spelled-out "no bound"), or at least a minimum: 0 would not mean unlimited, so it is refused. */
+    static final class UnboundedOrAtLeast implements ConfigDef.Validator {
+        private final long min;
+
+        UnboundedOrAtLeast(long min) {
+            this.min = min;
+        }
+
+        @Override
+        public void ensureValid(String name, Object value) {
+            long v = ((Number) value).longValue();
+            if (v != -1 && v < min) {
+                throw new ConfigException(name, value, "must be -1 (no bound) or at least " + min);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "-1 (no bound), or at least " + min;
         }
     }
 }

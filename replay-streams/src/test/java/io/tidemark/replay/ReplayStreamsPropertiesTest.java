@@ -1,10 +1,12 @@
 package io.tidemark.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.config.TidemarkConfig;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -39,5 +41,32 @@ class ReplayStreamsPropertiesTest {
 
         assertThat(props).containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
                 .containsEntry(StreamsConfig.APPLICATION_ID_CONFIG, "t.replay-streams");
+    }
+
+    @Test
+    void shouldBoundRocksDbMemoryWithTheSettingUnlessTheOperatorBringsAConfigSetterOrLiftsTheBound() {
+        Properties defaults = ReplayStreamsService.streamsProperties(new TidemarkConfig(Map.of()));
+        Properties chosen = ReplayStreamsService.streamsProperties(new TidemarkConfig(Map.of(
+                ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES, "268435456")));
+        Properties unbounded = ReplayStreamsService.streamsProperties(new TidemarkConfig(Map.of(
+                ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES, "-1")));
+        Properties own = ReplayStreamsService.streamsProperties(new TidemarkConfig(Map.of(
+                "kafka.streams.rocksdb.config.setter", "com.example.MySetter")));
+
+        assertThat(defaults).containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDBMemory.class)
+                .containsEntry(BoundedRocksDBMemory.MEMORY_BYTES_CONFIG, ReplayStreamsSettings.DEFAULT_ROCKSDB_MEMORY_BYTES);
+        assertThat(chosen).containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDBMemory.class)
+                .containsEntry(BoundedRocksDBMemory.MEMORY_BYTES_CONFIG, 268_435_456L);
+        assertThat(unbounded).doesNotContainKeys(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
+                BoundedRocksDBMemory.MEMORY_BYTES_CONFIG);
+        assertThat(own).containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, "com.example.MySetter");
+    }
+
+    @Test
+    void shouldRefuseARocksDbBoundTooSmallToHoldTheStoresIndexes() {
+        assertThatThrownBy(() -> new TidemarkConfig(Map.of(ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES, "0")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining(ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES);
+        assertThatThrownBy(() -> new TidemarkConfig(Map.of(ReplayStreamsSettings.ROCKSDB_MEMORY_BYTES, "1048576")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("-1");
     }
 }

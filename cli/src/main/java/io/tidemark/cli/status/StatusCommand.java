@@ -7,6 +7,7 @@ import io.tidemark.cli.ConfigOptions;
 import io.tidemark.seaweed.client.SeaweedCheck;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.zookeeper.AclCheck;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleSettings;
 import java.io.PrintWriter;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Shows the pipeline's state as Kafka and ZooKeeper hold it: per consumer group and partition "
                 + "the committed offset, log-end offset and backlog (records not yet processed; --json also has the "
                 + "consumer-groups tool's lag, which counts transaction markers); the populator's leader, its last published "
-                + "event and the filer events past its checkpoint (asked of the filer); pending timers; the last finished walk per bucket; the dead-letter topics' size; the filer's SeaweedFS version and whether the S3 gateway serves LifecycleDelete (asked with a call that deletes nothing).",
+                + "event and the filer events past its checkpoint (asked of the filer); pending timers; the last finished walk per bucket; the dead-letter topics' size; the filer's SeaweedFS version and whether the S3 gateway serves LifecycleDelete (asked with a call that deletes nothing); whether Tidemark's ZooKeeper nodes are world-writable (no zookeeper.auth.digest).",
             "Exit status: 0 healthy, 1 degraded (the reasons are printed; an unreachable filer or S3 gateway is one, a gateway without LifecycleDelete another), 2 Kafka or "
                 + "ZooKeeper unreachable."})
 public final class StatusCommand implements Callable<Integer> {
@@ -71,6 +72,7 @@ public final class StatusCommand implements Callable<Integer> {
         }
         printLifecycle(report.lifecycle(), out);
         printSeaweed(report.seaweed(), out);
+        printZooKeeperAcl(report.zookeeperAcl(), out);
         out.println();
         // BACKLOG, not the consumer-groups tool's LAG: commit markers are not work (see GroupLag); --json has both.
         out.printf(Locale.ROOT, "%-40s %-40s %9s %14s %14s %10s%n", "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET",
@@ -132,6 +134,13 @@ public final class StatusCommand implements Callable<Integer> {
         out.println("seaweedfs: " + seaweed.gateway().describe() + (seaweed.gateway().state()
                 == SeaweedCheck.Gateway.State.SERVED ? " (SeaweedFS " + SeaweedCheck.LIFECYCLE_DELETE_RELEASE
                 + " or newer)" : ""));
+    }
+
+    /** Whether anyone who reaches ZooKeeper can change Tidemark's nodes (no zookeeper.auth.digest), in one line. */
+    private static void printZooKeeperAcl(AclCheck.Result acl, PrintWriter out) {
+        if (acl != null) {
+            out.println("zookeeper: " + acl.describe());
+        }
     }
 
     /** Pauses and dry runs, with who set them, when and why; the tasks they hold show as object-processor backlog. */

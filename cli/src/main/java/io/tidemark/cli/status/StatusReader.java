@@ -8,6 +8,7 @@ import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.AclCheck;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.LifecycleControls;
@@ -123,6 +124,7 @@ public final class StatusReader {
         Controls controls = new LifecycleControls(zk).read();
         LifecycleSettings.Recorded lifecycle = new LifecycleSettings(zk).read().orElse(null);
         StatusReport.SeaweedFs seaweed = SeaweedStatus.read(config);
+        AclCheck.Result acl = zookeeperAcl(zk);
         List<String> reasons = new ArrayList<>();
         controls.clusterPause().ifPresent(p -> reasons.add("the cluster is paused (" + p.describe() + "): nothing "
                 + "is deleted and no walk is seeded until `tidemark resume`"));
@@ -175,7 +177,18 @@ public final class StatusReader {
                 reasons, partitions, leader, checkpoint.filter(c -> c.tsNs() > 0)
                 .map(c -> EpochNanos.toInstant(c.tsNs())).orElse(null),
                 checkpoint.map(PopulatorCheckpoint::published).orElse(0L), backlog, pending, replay.size(), walks, objectDlq,
-                replayDlq, controls, lifecycle, seaweed);
+                replayDlq, controls, lifecycle, seaweed, acl);
+    }
+
+    /** Which of Tidemark's nodes world:anyone may change; {@code null} when ZooKeeper refused to say. */
+    private AclCheck.Result zookeeperAcl(CuratorFramework zk) throws InterruptedException {
+        try {
+            return AclCheck.read(zk, config);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     /** The participant holding the populator's leader latch: the one whose node has the lowest sequence. */

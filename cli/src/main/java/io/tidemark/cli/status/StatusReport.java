@@ -1,6 +1,7 @@
 package io.tidemark.cli.status;
 
 import io.tidemark.seaweed.client.SeaweedCheck;
+import io.tidemark.zookeeper.AclCheck;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.topics.GroupLag;
@@ -20,13 +21,25 @@ import java.util.List;
  *                           test mode...), or {@code null} when no service has started yet
  * @param seaweed            what SeaweedFS answered status (the filer's version, whether the S3 gateway serves
  *                           LifecycleDelete), or {@code null} when it was not asked
+ * @param zookeeperAcl       which of Tidemark's ZooKeeper nodes world:anyone may change (none with
+ *                           zookeeper.auth.digest), or {@code null} when they could not be read
  */
 public record StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                            String populatorLeader, Instant populatorEventAt, long populatorPublished,
                            Backlog populatorBacklog,
                            Long pendingTimers, int replayInstances, List<Walk> walks, long objectTasksDlq,
                            long replayStreamsDlq, Controls controls, LifecycleSettings.Recorded lifecycle,
-                           SeaweedFs seaweed) {
+                           SeaweedFs seaweed, AclCheck.Result zookeeperAcl) {
+
+    public StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
+                        String populatorLeader, Instant populatorEventAt, long populatorPublished,
+                        Backlog populatorBacklog, Long pendingTimers, int replayInstances, List<Walk> walks,
+                        long objectTasksDlq, long replayStreamsDlq, Controls controls,
+                        LifecycleSettings.Recorded lifecycle, SeaweedFs seaweed) {
+        this(health, reasons, partitions, populatorLeader, populatorEventAt, populatorPublished, populatorBacklog,
+                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, lifecycle, seaweed,
+                null);
+    }
 
     public StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                         String populatorLeader, Instant populatorEventAt, long populatorPublished,
@@ -34,7 +47,8 @@ public record StatusReport(Health health, List<String> reasons, List<GroupLag.Pa
                         long objectTasksDlq, long replayStreamsDlq, Controls controls,
                         LifecycleSettings.Recorded lifecycle) {
         this(health, reasons, partitions, populatorLeader, populatorEventAt, populatorPublished, populatorBacklog,
-                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, lifecycle, null);
+                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, lifecycle, null,
+                null);
     }
 
     public StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
@@ -42,7 +56,7 @@ public record StatusReport(Health health, List<String> reasons, List<GroupLag.Pa
                         Backlog populatorBacklog, Long pendingTimers, int replayInstances, List<Walk> walks,
                         long objectTasksDlq, long replayStreamsDlq, Controls controls) {
         this(health, reasons, partitions, populatorLeader, populatorEventAt, populatorPublished, populatorBacklog,
-                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, null, null);
+                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, null, null, null);
     }
 
     public enum Health {

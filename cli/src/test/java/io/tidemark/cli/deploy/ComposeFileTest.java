@@ -7,13 +7,18 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tidemark.config.ConfigLoader;
 import io.tidemark.config.TidemarkConfig;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** docker-compose.yml holds what the CLI and the settings registry accept, and converges by its conditions. */
 class ComposeFileTest {
@@ -38,10 +43,18 @@ class ComposeFileTest {
         return env;
     }
 
-    /** ${NAME:-default} as compose resolves it with NAME unset. */
+    /** ${NAME:-default} as compose resolves it with NAME unset; ${NAME:?error}, which must be set, as set. */
     private static String withDefaults(String value) {
-        return value.replaceAll("\\$\\{[A-Z_]+:-([^}]*)}", "$1");
+        return value.replaceAll("\\$\\{[A-Z_]+:-([^}]*)}", "$1").replaceAll("\\$\\{[A-Z_]+:\\?[^}]*}",
+                "tidemark:set-in-the-environment");
     }
+
+    /** A value compose takes from a variable that must be set: ${NAME:?error}, no default. */
+    private static final Pattern REQUIRED = Pattern.compile("\\$\\{([A-Z_]+):\\?([^}]+)}");
+
+    /** The variables docker-compose.yml requires, with values, as a user's .env file holds them. */
+    static final Map<String, String> REQUIRED_VARIABLES = Map.of("GRAFANA_ADMIN_PASSWORD", "a-password",
+            "TIDEMARK_ZOOKEEPER_AUTH_DIGEST", "tidemark:a-password");
 
     @Test
     void shouldRunEveryServiceOfTheImageWithACommandTheImageHas() {
@@ -146,15 +159,75 @@ class ComposeFileTest {
                 .isEqualTo("service_healthy");
     }
 
+    /**
+     * Issue 44: compose published Kafka, the filer and Grafana on every interface of the host, unauthenticated or as
+     * admin/admin. Only what a user needs — the S3 API, Prometheus, Grafana — is published, and on loopback only.
+     */
     @Test
-    void shouldBeAValidComposeFileForDockerCompose() {
+    void shouldPublishOnlyWhatAUserNeedsAndOnlyOnLoopback() {
+        Map<String, List<String>> published = new LinkedHashMap<>();
+        services.forEach((name, service) -> {
+            List<Object> ports = at(service, "ports");
+            if (ports != null) {
+                published.put(name, ports.stream().map(String::valueOf).toList());
+            }
+        });
+        assertThat(published.keySet()).containsExactlyInAnyOrder("seaweedfs-s3", "prometheus", "grafana");
+        published.forEach((name, ports) -> assertThat(ports).as(name).allSatisfy(port -> assertThat(port)
+                .as(name + " publishes " + port + " on loopback only").matches("127\\.0\\.0\\.1:\\d+:\\d+")));
+        assertThat(published.get("seaweedfs-s3")).containsExactly("127.0.0.1:8333:8333");
+        String header = DeployFiles.read("docker-compose.yml").lines().takeWhile(l -> l.startsWith("#"))
+                .collect(Collectors.joining("\n"));
+        assertThat(header).contains("127.0.0.1", "8333", "3000", "9090");
+        assertThat(DeployFiles.read("docker-compose.demo.yml")).doesNotContain("ports");
+    }
+
+    /**
+     * Issue 44: Grafana was admin/admin and ZooKeeper's nodes world-writable. Grafana's password and the ZooKeeper
+     * digest every Tidemark service authenticates with come from the environment (a .env file), with no default:
+     * compose refuses to start without them, naming the variable, and the header says so.
+     */
+    @Test
+    void shouldTakeGrafanasPasswordAndTheZooKeeperDigestFromTheEnvironment() {
+        String password = environment(services.get("grafana")).get("GF_SECURITY_ADMIN_PASSWORD");
+        Matcher grafana = REQUIRED.matcher(String.valueOf(password));
+        assertThat(grafana.matches()).as("Grafana's password is no literal and has no default: " + password).isTrue();
+        assertThat(grafana.group(1)).isEqualTo("GRAFANA_ADMIN_PASSWORD");
+
+        tidemarkServices().forEach((name, service) -> {
+            String digest = environment(service).get("TIDEMARK_ZOOKEEPER_AUTH_DIGEST");
+            Matcher m = REQUIRED.matcher(String.valueOf(digest));
+            assertThat(m.matches()).as(name + ": the ZooKeeper digest, required: " + digest).isTrue();
+            assertThat(m.group(1)).isEqualTo("TIDEMARK_ZOOKEEPER_AUTH_DIGEST");
+        });
+
+        String header = DeployFiles.read("docker-compose.yml").lines().takeWhile(l -> l.startsWith("#"))
+                .collect(Collectors.joining("\n"));
+        assertThat(header).contains(".env", "GRAFANA_ADMIN_PASSWORD", "TIDEMARK_ZOOKEEPER_AUTH_DIGEST")
+                .doesNotContain("admin/admin");
+        assertThat(DeployFiles.read("docs/deploy.md")).contains("GRAFANA_ADMIN_PASSWORD",
+                "TIDEMARK_ZOOKEEPER_AUTH_DIGEST", "127.0.0.1").doesNotContain("admin/admin");
+    }
+
+    @Test
+    void shouldBeAValidComposeFileForDockerCompose(@TempDir Path dir) throws Exception {
         Optional<Path> tool = DeployFiles.tool("docker-compose");
         assumeTrue(tool.isPresent(), "docker-compose is not installed (.ci/run installs Debian's when apt is there)");
-        DeployFiles.Run run = DeployFiles.run(DeployFiles.root(), tool.get().toString(), "-f", "docker-compose.yml",
-                "config", "-q");
+        Path env = dir.resolve("env");
+        Files.writeString(env, REQUIRED_VARIABLES.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue() + "\n")
+                .collect(Collectors.joining()));
+        DeployFiles.Run run = DeployFiles.run(DeployFiles.root(), tool.get().toString(), "--env-file", env.toString(),
+                "-f", "docker-compose.yml", "config", "-q");
         assertThat(run.exitCode()).as(run.output()).isZero();
-        DeployFiles.Run demo = DeployFiles.run(DeployFiles.root(), tool.get().toString(), "-f", "docker-compose.yml",
-                "-f", "docker-compose.demo.yml", "config", "-q");
+        DeployFiles.Run demo = DeployFiles.run(DeployFiles.root(), tool.get().toString(), "--env-file", env.toString(),
+                "-f", "docker-compose.yml", "-f", "docker-compose.demo.yml", "config", "-q");
         assertThat(demo.exitCode()).as(demo.output()).isZero();
+
+        // Without them, compose refuses, naming what to set.
+        Path empty = Files.writeString(dir.resolve("empty"), "");
+        DeployFiles.Run unset = DeployFiles.run(DeployFiles.root(), Set.copyOf(REQUIRED_VARIABLES.keySet()),
+                tool.get().toString(), "--env-file", empty.toString(), "-f", "docker-compose.yml", "config", "-q");
+        assertThat(unset.exitCode()).as(unset.output()).isNotZero();
+        assertThat(unset.output()).containsAnyOf("GRAFANA_ADMIN_PASSWORD", "TIDEMARK_ZOOKEEPER_AUTH_DIGEST");
     }
 }

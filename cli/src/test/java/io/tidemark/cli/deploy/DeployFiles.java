@@ -103,9 +103,15 @@ public final class DeployFiles {
     }
 
     static Run run(Path directory, String... command) {
+        return run(directory, Set.of(), command);
+    }
+
+    /** As {@link #run(Path, String...)}, with {@code unset} removed from the environment the command inherits. */
+    static Run run(Path directory, Set<String> unset, String... command) {
         try {
-            Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-                    .start();
+            ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
+            builder.environment().keySet().removeAll(unset);
+            Process process = builder.start();
             String output = new String(process.getInputStream().readAllBytes());
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

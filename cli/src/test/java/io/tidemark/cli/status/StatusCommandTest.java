@@ -336,6 +336,69 @@ class StatusCommandTest {
                 + "or newer)\n");
     }
 
+    /**
+     * Issue 44: status says in one line whether Tidemark's ZooKeeper nodes are world-writable (no
+     * zookeeper.auth.digest when they were created), and --json carries what it read.
+     */
+    @Test
+    void shouldSayWhetherTheZooKeeperNodesAreWorldWritable(LocalCluster cluster, ClusterNamespace ns)
+            throws Exception {
+        String open = ns.zookeeperChroot() + "-acl-open";
+        String closed = ns.zookeeperChroot() + "-acl-digest";
+        for (String chroot : List.of(open, closed)) {
+            Map<String, String> values = new java.util.HashMap<>(Map.of("zookeeper.connect",
+                    cluster.zookeeperConnect(), "zookeeper.chroot", chroot));
+            if (chroot.equals(closed)) {
+                values.put("zookeeper.auth.digest", "tidemark:s3cret");
+            }
+            TidemarkConfig service = new TidemarkConfig(values);
+            try (ZooKeeperConnection zk = ZooKeeperConnection.start(service)) {
+                new LifecycleSettings(zk.client()).verify(service, "populator 1@h", Instant.EPOCH);
+                new io.tidemark.zookeeper.LifecycleControls(zk.client()).pause(Optional.of("photos"),
+                        new ControlFlag(Instant.EPOCH, "ops@h", null));
+            }
+        }
+        String[] common = {"--set", "kafka.bootstrap.servers=" + cluster.kafkaBootstrapServers(),
+                "--set", "zookeeper.connect=" + cluster.zookeeperConnect(),
+                "--set", "topic.prefix=" + ns.topicPrefix() + "acl."};
+
+        StringWriter text = new StringWriter();
+        run(text, concat(new String[] {"status", "--set", "zookeeper.chroot=" + open}, common));
+        assertThat(text.toString()).containsPattern("\nzookeeper: WORLD-WRITABLE: [^\n]*"
+                + java.util.regex.Pattern.quote(open + "/lifecycle/control (cdrwa)")
+                + "[^\n]*zookeeper\\.auth\\.digest[^\n]*\n");
+        StringWriter json = new StringWriter();
+        run(json, concat(new String[] {"status", "--json", "--set", "zookeeper.chroot=" + open}, common));
+        JsonNode acl = new ObjectMapper().readTree(json.toString()).path("zookeeperAcl");
+        assertThat(acl.path("worldWritable").size()).as(json.toString()).isGreaterThan(0);
+        assertThat(acl.path("worldWritable").toString()).contains(open + "/lifecycle/control/paused");
+
+        StringWriter safe = new StringWriter();
+        run(safe, concat(new String[] {"status", "--set", "zookeeper.chroot=" + closed, "--set",
+                "zookeeper.auth.digest=tidemark:s3cret"}, common));
+        assertThat(safe.toString()).contains("\nzookeeper: no node under " + closed + " grants world:anyone more "
+                + "than read").doesNotContain("WORLD-WRITABLE");
+        StringWriter safeJson = new StringWriter();
+        run(safeJson, concat(new String[] {"status", "--json", "--set", "zookeeper.chroot=" + closed}, common));
+        JsonNode closedAcl = new ObjectMapper().readTree(safeJson.toString()).path("zookeeperAcl");
+        assertThat(closedAcl.path("worldWritable").isArray()).as(safeJson.toString()).isTrue();
+        assertThat(closedAcl.path("worldWritable").size()).isZero();
+    }
+
+    @Test
+    void shouldPrintTheWorldWritableNodesInOneLine() {
+        StatusReport report = new StatusReport(StatusReport.Health.HEALTHY, List.of(), List.of(), "host-1", null, 0,
+                null, 0L, 1, List.of(), 0, 0, Controls.NONE, null, null, new io.tidemark.zookeeper.AclCheck.Result(
+                "/tidemark", false, 3, List.of(new io.tidemark.zookeeper.AclCheck.Node("/tidemark", "cdrwa"),
+                new io.tidemark.zookeeper.AclCheck.Node("/tidemark/lifecycle/control", "cdrwa"))));
+        StringWriter text = new StringWriter();
+        StatusCommand.print(report, new PrintWriter(text), Instant.parse("2026-11-23T12:00:00Z"));
+        assertThat(text.toString()).contains("\nzookeeper: WORLD-WRITABLE: world:anyone may change 2 of the 3 nodes "
+                + "read under /tidemark: /tidemark (cdrwa), /tidemark/lifecycle/control (cdrwa); anyone who reaches "
+                + "ZooKeeper can pause, resume or dry-run deletes and rewrite the bucket registry; set "
+                + "zookeeper.auth.digest on every service (docs/operations.md#zookeeper-acls)\n");
+    }
+
     /** Writes the populator's checkpoint record as the populator commits it. */
     private static void commitCheckpoint(LocalCluster cluster, TopicRegistry topics, PopulatorCheckpoint checkpoint)
             throws Exception {
