@@ -11,6 +11,9 @@ RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -ntp -q -pl cli -am package -D
     && cp cli/target/tidemark-services.jar /tidemark-services.jar
 
 FROM eclipse-temurin:17-jre
+LABEL org.opencontainers.image.title="Tidemark" \
+      org.opencontainers.image.description="S3 bucket lifecycle rules for SeaweedFS, applied by a Kafka pipeline" \
+      org.opencontainers.image.licenses="Apache-2.0"
 # curl for the health checks of docker-compose; nothing else is added to the base image.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends curl \
@@ -19,6 +22,7 @@ RUN apt-get update \
     && useradd --system --uid 10001 --gid tidemark --home-dir /var/lib/tidemark --create-home tidemark
 COPY --from=build /tidemark-services.jar /opt/tidemark/tidemark-services.jar
 COPY deploy/image/tidemark /usr/local/bin/tidemark
+COPY LICENSE /opt/tidemark/LICENSE
 # The JVM sizes its heap from the container's memory limit, not the host's.
 ENV JAVA_TOOL_OPTIONS="-XX:+UseContainerSupport -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError" \
     TIDEMARK_MANAGEMENT_PORT=8080 \
