@@ -5,8 +5,6 @@ import io.tidemark.bucketprocessor.BucketProcessorService;
 import io.tidemark.conductor.ConductorService;
 import io.tidemark.conductor.ConductorSettings;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.devtools.quickstart.QuickstartShutdown.Outcome;
-import io.tidemark.devtools.quickstart.QuickstartShutdown.Part;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.populator.PopulatorService;
@@ -18,9 +16,7 @@ import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,12 +27,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -47,15 +40,10 @@ import picocli.CommandLine.Spec;
                 + "SeaweedFS emulator, the populator, replay-streams, the object processor, the bucket processor "
                 + "and a conductor passing every minute, with a short lifecycle day. Creates a demo bucket whose "
                 + "objects fall due, and shows what happens as it happens.",
-            "Prints where its log goes and the file its TIDEMARK_...=value settings are written to (~/.tidemark/"
-                + "quickstart/quickstart.env), then those settings: in a second shell, `set -a; . ~/.tidemark/"
-                + "quickstart/quickstart.env; set +a`, then `tidemark status` or `tidemark emulator s3 ...`. The "
-                + "console shows what Tidemark has to say and errors; everything else is in the log. Ctrl-C stops "
-                + "everything, within about 2 s when the data is thrown away; with --data-dir, a few seconds more to "
-                + "leave the state whole."})
+            "Prints where its log goes, then TIDEMARK_...=value lines: in a second shell, `set -a; . <(those lines); "
+                + "set +a`, then `tidemark status` or `tidemark emulator s3 ...`. The console shows what Tidemark has "
+                + "to say and errors; everything else is in the log. Ctrl-C stops everything."})
 public final class QuickstartCommand implements Callable<Integer> {
-
-    private static final Logger log = LoggerFactory.getLogger(QuickstartCommand.class);
 
     @Spec
     private CommandSpec spec;
@@ -89,56 +77,35 @@ public final class QuickstartCommand implements Callable<Integer> {
         long began = System.nanoTime();
         QuickstartDirectory directory = dataDir == null ? QuickstartDirectory.fresh() : QuickstartDirectory.kept(dataDir);
         QuickstartLog logFile = QuickstartLog.open(directory.log());
-        QuickstartEnvFile envFile = new QuickstartEnvFile(directory.envFile());
         out.println("Log: " + directory.log() + (dataDir == null ? " (data in " + directory.root()
                 + ", removed at exit but for the log)" : ""));
-        out.println("Settings: " + envFile.path() + " (in a second shell: " + envFile.loadCommand() + ")");
         out.flush();
         StartupPhases phases = new StartupPhases(began);
-        List<ManagedService> services = new CopyOnWriteArrayList<>();
+        List<ManagedService> services = new ArrayList<>();
         CountDownLatch stopping = new CountDownLatch(1);   // tells the live view to end
         CountDownLatch viewEnded = new CountDownLatch(1);  // the live view closed its Kafka client
         LocalCluster[] cluster = new LocalCluster[1];
-        QuickstartShutdown plan = directory.throwaway() ? QuickstartShutdown.throwaway()
-                : QuickstartShutdown.keepingState();
-        // The live view's client and the services together, then the cluster they use (see QuickstartShutdown).
+        // In dependency order: the live view's client, then the services, then the cluster they use. Stopped the
+        // other way round, clients would retry against a broker or ensemble already gone and print their traces.
         // The log stays in its file to the end, so whatever is said while stopping goes there too.
         Thread shutdown = new Thread(() -> {
-            // First, so that a start still under way starts nothing more than the services listed next.
             stopping.countDown();
-            if (plan.keepsState()) {
-                out.println("Stopping; the state in " + directory.root() + " is kept, which takes a few seconds");
+            try {
+                viewEnded.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (int i = services.size() - 1; i >= 0; i--) {
+                services.get(i).close();
+            }
+            if (cluster[0] != null) {
+                cluster[0].close();
+            }
+            directory.close();
+            if (dataDir == null) {
+                out.println("Stopped; the log is kept: " + directory.log());
                 out.flush();
             }
-            List<Part> clients = new ArrayList<>();
-            clients.add(new Part("live view", () -> {
-                // Its client closes within half a second; a view never started (a Ctrl-C while starting) is not
-                // waited for long.
-                viewEnded.await(2, TimeUnit.SECONDS);
-            }));
-            for (int i = services.size() - 1; i >= 0; i--) {
-                clients.add(new Part(services.get(i).name(), services.get(i)::close));
-            }
-            LocalCluster nodes = cluster[0];
-            Outcome outcome = plan.stop(clients, nodes == null ? List.of() : List.of(
-                    new Part("filer emulator", nodes.emulator()), new Part("kafka", nodes.kafka()),
-                    new Part("zookeeper", nodes.zookeeper())));
-            envFile.remove();
-            long removing = System.nanoTime();
-            try {
-                directory.close();
-            } catch (UncheckedIOException e) {
-                log.warn("{}", e.getMessage(), e);
-            }
-            if (directory.throwaway()) {
-                log.info("removed the run's data in {} ms", (System.nanoTime() - removing) / 1_000_000);
-            }
-            String unfinished = outcome.complete() ? "" : " without waiting longer for "
-                    + String.join(", ", outcome.unfinished()) + " (see the log)";
-            out.println(plan.keepsState()
-                    ? "Stopped" + unfinished + "; the state stays in " + directory.root() + " for the next run"
-                    : "Stopped" + unfinished + "; the log is kept: " + directory.log());
-            out.flush();
         }, "quickstart-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
         try {
@@ -147,11 +114,6 @@ public final class QuickstartCommand implements Callable<Integer> {
             TidemarkConfig config = new TidemarkConfig(settings(cluster[0], directory));
             cluster[0].environment().forEach((name, value) -> out.println(name + "=" + value));
             out.flush();
-            try {
-                envFile.write(cluster[0].environment());
-            } catch (IOException e) {
-                log.warn("cannot write the settings to {}: {}", envFile.path(), e.toString());
-            }
             forgetOtherLifecycleSettings(config, out);
             services.add(new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry()));
             ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(),
@@ -163,9 +125,6 @@ public final class QuickstartCommand implements Callable<Integer> {
             services.add(new BucketProcessorService(config, Clock.systemUTC(), new SimpleMeterRegistry()));
             services.add(new ConductorService(config, Clock.systemUTC(), new SimpleMeterRegistry(), "* * * * *"));
             for (ManagedService service : services) {
-                if (stopping.getCount() == 0) {
-                    return 0;   // Ctrl-C while starting: the hook stops what started
-                }
                 service.start();
                 phases.done(service.name() + " started");
             }
@@ -181,10 +140,6 @@ public final class QuickstartCommand implements Callable<Integer> {
                     (System.nanoTime() - began) / 1e9, daySeconds, demo == null ? "" : "; bucket \"" + DemoBucket.BUCKET
                             + "\": logs/ expire a day after writing, archive/ by a past date (the walker, each "
                             + "minute), forgotten uploads are aborted, keep/ stays");
-            if (ClassArchive.recordInBackground(System.getProperty(ClassArchive.RECORDER))) {
-                out.println("First run of this build: a short run of its own records, in the background, the classes "
-                        + "the quickstart loads, so that later runs are READY sooner");
-            }
             out.flush();
             live(out, config, replay, objects, demo, stopping);
         } finally {
@@ -249,8 +204,7 @@ public final class QuickstartCommand implements Callable<Integer> {
         String prefix = config.topicPrefix();
         long started = System.nanoTime();
         long lastWrite = System.nanoTime();
-        Admin admin = Admin.create(config.adminProperties());
-        try {
+        try (Admin admin = Admin.create(config.adminProperties())) {
             GroupLag lag = new GroupLag(admin, config.consumerProperties());
             while (!stopping.await(refreshSeconds, TimeUnit.SECONDS)) {
                 if (demo != null && System.nanoTime() - lastWrite >= TimeUnit.SECONDS.toNanos(daySeconds)) {
@@ -273,9 +227,6 @@ public final class QuickstartCommand implements Callable<Integer> {
                     return;
                 }
             }
-        } finally {
-            // Not waiting for an answer still to come: the broker stops next.
-            admin.close(Duration.ofMillis(500));
         }
     }
 }

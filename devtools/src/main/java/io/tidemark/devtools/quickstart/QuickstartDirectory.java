@@ -4,7 +4,6 @@ import io.tidemark.localcluster.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -15,9 +14,7 @@ import java.util.stream.Stream;
  * Where a quickstart keeps its data and its log. A directory the user named is kept as it is. Otherwise each run
  * gets a new one under {@code ~/.tidemark/quickstart} — not under the OS temp directory, which cleaners sweep under a
  * long-running process (Kafka Streams warns of it for its state) — and it is removed at exit but for the log, so the
- * log can still be read after a run that went wrong. The running quickstart's settings go to
- * {@code ~/.tidemark/quickstart/quickstart.env} either way, a path a second shell can name before the run starts
- * (in the run's directory only when the home is not writable).
+ * log can still be read after a run that went wrong.
  */
 final class QuickstartDirectory implements AutoCloseable {
 
@@ -26,59 +23,30 @@ final class QuickstartDirectory implements AutoCloseable {
 
     private final Path root;
     private final boolean removeData;
-    private final Path envFile;
 
-    private QuickstartDirectory(Path root, boolean removeData, Path envFile) {
+    private QuickstartDirectory(Path root, boolean removeData) {
         this.root = root;
         this.removeData = removeData;
-        this.envFile = envFile;
     }
 
     static QuickstartDirectory kept(Path dir) throws IOException {
-        Path root = Files.createDirectories(dir);
-        Path base = home();
-        return new QuickstartDirectory(root, false, (base == null ? root : base).resolve(QuickstartEnvFile.NAME));
+        return new QuickstartDirectory(Files.createDirectories(dir), false);
     }
 
     /** A new directory for this run, under the user's home when it is writable, else under the OS temp directory. */
     static QuickstartDirectory fresh() throws IOException {
         String run = "run-" + LocalDateTime.now().format(RUN) + "-" + ProcessHandle.current().pid();
-        Path base = home();
-        Path root = null;
-        if (base != null) {
-            try {
-                root = Files.createDirectories(base.resolve(run));
-            } catch (IOException | UnsupportedOperationException e) {
-                base = null;
-            }
-        }
-        if (root == null) {
+        Path root;
+        try {
+            root = Files.createDirectories(Path.of(System.getProperty("user.home"), ".tidemark", "quickstart", run));
+        } catch (IOException | UnsupportedOperationException e) {
             root = Files.createTempDirectory("tidemark-quickstart-" + run);
         }
-        return new QuickstartDirectory(root, true, (base == null ? root : base).resolve(QuickstartEnvFile.NAME));
-    }
-
-    /** {@code ~/.tidemark/quickstart}, made if need be; {@code null} when it cannot be. */
-    private static Path home() {
-        try {
-            return Files.createDirectories(Path.of(System.getProperty("user.home"), ".tidemark", "quickstart"));
-        } catch (IOException | UnsupportedOperationException | InvalidPathException e) {
-            return null;
-        }
+        return new QuickstartDirectory(root, true);
     }
 
     Path root() {
         return root;
-    }
-
-    /** Where the running quickstart's {@code TIDEMARK_*} settings are written for a second shell. */
-    Path envFile() {
-        return envFile;
-    }
-
-    /** Whether the data goes at exit (no directory was named for it). */
-    boolean throwaway() {
-        return removeData;
     }
 
     Path log() {

@@ -53,15 +53,6 @@ class QuickstartCommandTest {
             double readySeconds = lines.stream().map(READY::matcher).filter(Matcher::find)
                     .mapToDouble(m -> Double.parseDouble(m.group(1))).findFirst().orElseThrow();
             System.out.println("quickstart ready in " + readySeconds + " s");
-
-            // Issue 44: the settings a second shell loads, at the path printed on the second line.
-            Path env = Path.of(lines.stream().filter(l -> l.startsWith("Settings: ")).findFirst().orElseThrow()
-                    .substring("Settings: ".length()).split(" \\(")[0]);
-            assertThat(env).isEqualTo(home.resolve(".tidemark").resolve("quickstart").resolve("quickstart.env"));
-            assertThat(lines.get(1)).startsWith("Settings: ").endsWith("(in a second shell: set -a; . " + env
-                    + "; set +a)");
-            assertThat(Files.readAllLines(env)).containsExactlyElementsOf(
-                    lines.stream().filter(l -> l.startsWith("TIDEMARK_")).toList()).isNotEmpty();
             // A bound for a loaded CI machine (33 s seen with a core kept busy), not the figure a user sees.
             assertThat(readySeconds).as("seconds to READY").isLessThan(90);
 
@@ -96,10 +87,6 @@ class QuickstartCommandTest {
             }
         }
         assertThat(process.exitValue()).as("stopped by SIGTERM").isIn(0, 143);
-        reader.join(10_000);
-        assertThat(lines).as("the stop went to its end").anyMatch(l -> l.startsWith("Stopped; the log is kept: "));
-        assertThat(home.resolve(".tidemark").resolve("quickstart").resolve("quickstart.env")).as("settings of a run "
-                + "that stopped").doesNotExist();
 
         // Issue 33: the console carries what Tidemark says to a person; the libraries' warnings and every stack trace
         // go to the log file it named, and that file outlives the run's data.
