@@ -2,6 +2,7 @@ package io.tidemark.localcluster;
 
 import io.tidemark.emulator.EmulatorSettings;
 import io.tidemark.emulator.FilerEmulator;
+import io.tidemark.service.CloseTogether;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -252,15 +253,18 @@ public final class LocalCluster implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // Kafka runs in KRaft mode: none of the three needs another to stop, so they stop together.
+        Map<String, AutoCloseable> parts = new LinkedHashMap<>();
         if (emulator != null) {
-            emulator.close();
+            parts.put("emulator", emulator);
         }
         if (kafka != null) {
-            kafka.close();
+            parts.put("kafka", kafka);
         }
         if (zookeeper != null) {
-            zookeeper.close();
+            parts.put("zookeeper", zookeeper);
         }
+        CloseTogether.close("local-cluster", parts);
         if (temporary) {
             try {
                 Directories.delete(dataDir);

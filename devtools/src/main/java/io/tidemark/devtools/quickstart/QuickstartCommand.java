@@ -10,10 +10,8 @@ import io.tidemark.objectprocessor.ObjectProcessorService;
 import io.tidemark.populator.PopulatorService;
 import io.tidemark.replay.ReplayStreamsService;
 import io.tidemark.replay.ReplayStreamsSettings;
+import io.tidemark.service.CloseTogether;
 import io.tidemark.service.ManagedService;
-import io.tidemark.topics.ConsumerGroups;
-import io.tidemark.topics.GroupLag;
-import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
 import java.io.PrintWriter;
@@ -29,7 +27,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -44,6 +43,8 @@ import picocli.CommandLine.Spec;
                 + "set +a`, then `tidemark status` or `tidemark emulator s3 ...`. The console shows what Tidemark has "
                 + "to say and errors; everything else is in the log. Ctrl-C stops everything."})
 public final class QuickstartCommand implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger(QuickstartCommand.class);
 
     @Spec
     private CommandSpec spec;
@@ -87,6 +88,8 @@ public final class QuickstartCommand implements Callable<Integer> {
         LocalCluster[] cluster = new LocalCluster[1];
         // In dependency order: the live view's client, then the services, then the cluster they use. Stopped the
         // other way round, clients would retry against a broker or ensemble already gone and print their traces.
+        // The services share nothing but the cluster, so they stop together: the prompt comes back after the
+        // slowest of them, not after all of them in turn.
         // The log stays in its file to the end, so whatever is said while stopping goes there too.
         Thread shutdown = new Thread(() -> {
             stopping.countDown();
@@ -95,13 +98,18 @@ public final class QuickstartCommand implements Callable<Integer> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            for (int i = services.size() - 1; i >= 0; i--) {
-                services.get(i).close();
-            }
+            long stopBegan = System.nanoTime();
+            Map<String, ManagedService> running = new LinkedHashMap<>();
+            services.forEach(service -> running.put(service.name(), service));
+            CloseTogether.close("quickstart", running);
+            long servicesStopped = System.nanoTime();
             if (cluster[0] != null) {
                 cluster[0].close();
             }
             directory.close();
+            log.info("stopped: the services in {} ms, then the local cluster in {} ms",
+                    TimeUnit.NANOSECONDS.toMillis(servicesStopped - stopBegan),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - servicesStopped));
             if (dataDir == null) {
                 out.println("Stopped; the log is kept: " + directory.log());
                 out.flush();
@@ -141,7 +149,8 @@ public final class QuickstartCommand implements Callable<Integer> {
                             + "\": logs/ expire a day after writing, archive/ by a past date (the walker, each "
                             + "minute), forgotten uploads are aborted, keep/ stays");
             out.flush();
-            live(out, config, replay, objects, demo, stopping);
+            new LiveView(out, config, replay, objects, demo, Duration.ofSeconds(refreshSeconds),
+                    Duration.ofSeconds(daySeconds)).run(stopping, exitAfterSeconds);
         } finally {
             viewEnded.countDown();
             // Left the live view without Ctrl-C (a failure at start, or the test's time limit): stop everything here.
@@ -195,38 +204,5 @@ public final class QuickstartCommand implements Callable<Integer> {
         settings.put("kafka.streams.consumer.session.timeout.ms", "10000");
         settings.put("kafka.streams.commit.interval.ms", "200");
         return settings;
-    }
-
-    /** Prints one line of figures per refresh until stopped; the demo writes new logs every lifecycle day. */
-    private void live(PrintWriter out, TidemarkConfig config, ReplayStreamsService replay,
-                      ObjectProcessorService objects, DemoBucket demo, CountDownLatch stopping) throws Exception {
-        TopicRegistry topics = TopicRegistry.from(config);
-        String prefix = config.topicPrefix();
-        long started = System.nanoTime();
-        long lastWrite = System.nanoTime();
-        try (Admin admin = Admin.create(config.adminProperties())) {
-            GroupLag lag = new GroupLag(admin, config.consumerProperties());
-            while (!stopping.await(refreshSeconds, TimeUnit.SECONDS)) {
-                if (demo != null && System.nanoTime() - lastWrite >= TimeUnit.SECONDS.toNanos(daySeconds)) {
-                    demo.writeLogs(5);
-                    lastWrite = System.nanoTime();
-                }
-                long backlog = 0;
-                for (ConsumerGroups.Group group : ConsumerGroups.from(config).withInputs(topics)) {
-                    backlog += lag.backlog(group.id(), group.topics());
-                }
-                out.printf(Locale.ROOT, "%s | timers pending %d | deletes done %d (noop %d, locked %d, parked %d) "
-                                + "| backlog %d%n",
-                        demo == null ? "no demo" : "demo: written " + demo.written() + ", in bucket " + demo.objects(),
-                        replay.metrics().pending(), objects.metrics().finishedCount("DONE"),
-                        objects.metrics().finishedCount("NOOP_RESOLVED"),
-                        objects.metrics().finishedCount("SKIPPED_OBJECT_LOCK"), objects.metrics().parkedCount(),
-                        backlog);
-                out.flush();
-                if (exitAfterSeconds > 0 && System.nanoTime() - started > TimeUnit.SECONDS.toNanos(exitAfterSeconds)) {
-                    return;
-                }
-            }
-        }
     }
 }
