@@ -2,6 +2,7 @@ package io.tidemark.checker;
 
 import io.grpc.Status;
 import io.tidemark.checker.model.History;
+import io.tidemark.checker.model.HistoryGenerator;
 import io.tidemark.checker.model.Oracle;
 import io.tidemark.checker.model.Step;
 import io.tidemark.checker.model.TraceEvent;
@@ -255,6 +256,14 @@ final class CheckRun {
                     recorder.fault("the clock of filer " + step.filer() + " is right again");
                 }, step.number(), TimeUnit.MILLISECONDS);
             }
+            case FILER_STREAM_LATE -> {
+                emulator.delayLocalStream(step.filer(), Duration.ofMillis(step.skewMillis()));
+                coverage.faultOn(step.kind(), length);
+                heals.schedule(() -> {
+                    emulator.delayLocalStream(step.filer(), Duration.ZERO);
+                    recorder.fault("filer " + step.filer() + "'s stream is on time again");
+                }, step.number(), TimeUnit.MILLISECONDS);
+            }
             case LISTINGS_LATE -> {
                 // One key's listings (its .versions directory's among them) when the step names one, else all.
                 emulator.faults().answerLate(Set.of("ListEntries"), step.key().isEmpty() ? ""
@@ -304,6 +313,7 @@ final class CheckRun {
         for (int i = 0; i < emulator.filerCount(); i++) {
             emulator.startFiler(i);
             emulator.setFilerClockOffset(i, Duration.ZERO);
+            emulator.delayLocalStream(i, Duration.ZERO);
         }
     }
 
@@ -338,6 +348,9 @@ final class CheckRun {
         s.put("management.host", "127.0.0.1");
         s.put("management.port", "0");
         s.put("populator.batch.max.ms", "50");
+        long hold = HistoryGenerator.filerHoldMillis(settings.daySeconds() * 1_000L);
+        s.put("populator.filers.hold.max.ms", String.valueOf(hold));
+        s.put("populator.filers.discovery.ms", String.valueOf(Math.max(100, hold / 2)));
         s.put("replay-streams.punctuate.interval.ms", "200");
         s.put("replay-streams.state.dir", stateDir.resolve(runId).toString());
         s.put("object-processor.deletes.per.second", "unlimited");

@@ -32,4 +32,23 @@ class DirectedHistoriesTest {
         assertThat(summary.failedServices()).as(report.toString()).isEmpty();
         assertThat(summary.actions()).as("lifecycle acted at all").isPositive();
     }
+
+    @Test
+    void shouldLoseNoExpirationInAnyDirectedHistoryOfSeveralFilers() throws Exception {
+        StringWriter report = new StringWriter();
+        Checker.Summary summary;
+        // Days of 6 s: a stream later than the populator's hold and skew allowance, and earlier than a day.
+        Checker.Options options = new Checker.Options(0, 0, 6, 2, 2, 0, 1, HistoryGenerator.faultKinds(false, 2),
+                null, 2);
+        try (Checker checker = Checker.start(options)) {
+            List<History> histories = List.copyOf(DirectedHistories.severalFilers(options.daySeconds() * 1_000L)
+                    .values());
+            summary = checker.run(histories, new PrintWriter(report, true));
+        }
+        System.out.println(report);
+
+        assertThat(summary.findings()).as(report.toString()).isEmpty();
+        assertThat(summary.failedServices()).as(report.toString()).isEmpty();
+        assertThat(summary.actions()).as("lifecycle acted at all").isPositive();
+    }
 }

@@ -183,6 +183,11 @@ public final class FilerEmulator implements AutoCloseable {
         cluster.delayFiler(index, delay);
     }
 
+    /** Delivers filer {@code index}'s own meta-log stream {@code delay} after its events are stamped. */
+    public void delayLocalStream(int index, Duration delay) {
+        cluster.delayLocalStream(index, delay);
+    }
+
     /** Moves filer {@code index}'s clock, which stamps its events, {@code offset} from the emulator's clock. */
     public void setFilerClockOffset(int index, Duration offset) {
         cluster.setFilerClockOffset(index, offset);

@@ -66,6 +66,8 @@ final class FilerMerge {
 
     private static final class Stream {
         final ArrayDeque<Pending> pending = new ArrayDeque<>();
+        /** A second read of a span a filer's stream may have skipped: it never holds the merge back. */
+        boolean reread;
         long newestTsNs;
         long lastEventNanos;
     }
@@ -103,6 +105,20 @@ final class FilerMerge {
     void addFiler(String filer) {
         streams.computeIfAbsent(filer, f -> {
             Stream s = new Stream();
+            s.lastEventNanos = nanoTime.getAsLong();
+            return s;
+        });
+    }
+
+    /**
+     * A second read of a span of a filer's log ({@code name}: not a filer's address), merged from now on without
+     * holding the merge back: its events are copies of what was released (dropped as duplicates) or what the filer's
+     * stream skipped, released late. Remove it ({@link #removeFiler}) once it has ended and nothing of it is pending.
+     */
+    void addReread(String name) {
+        streams.computeIfAbsent(name, f -> {
+            Stream s = new Stream();
+            s.reread = true;
             s.lastEventNanos = nanoTime.getAsLong();
             return s;
         });
@@ -182,19 +198,22 @@ final class FilerMerge {
      * filers' own stamps (the newest plus the time since it came), not from this host's clock, which may be off.
      */
     long watermark() {
-        if (streams.size() <= 1) {
+        if (streams.values().stream().filter(s -> !s.reread).count() <= 1) {
             // One filer's own stream is in order already: nothing to wait for.
             return Long.MAX_VALUE;
         }
         long now = nanoTime.getAsLong();
         long present = Long.MIN_VALUE;
         for (Stream s : streams.values()) {
-            if (s.newestTsNs > 0) {
+            if (s.newestTsNs > 0 && !s.reread) {
                 present = Math.max(present, s.newestTsNs + (now - s.lastEventNanos));
             }
         }
         long low = Long.MAX_VALUE;
         for (Stream s : streams.values()) {
+            if (s.reread) {
+                continue;
+            }
             long w = holds(s, now) ? s.newestTsNs : present == Long.MIN_VALUE ? Long.MAX_VALUE
                     : Math.max(s.newestTsNs, present - holdMax.toNanos());
             low = Math.min(low, w);
@@ -207,7 +226,7 @@ final class FilerMerge {
         long now = nanoTime.getAsLong();
         Set<String> quiet = new TreeSet<>();
         streams.forEach((filer, s) -> {
-            if (!holds(s, now)) {
+            if (!s.reread && !holds(s, now)) {
                 quiet.add(filer);
             }
         });

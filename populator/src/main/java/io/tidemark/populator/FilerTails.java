@@ -7,6 +7,7 @@ import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -26,16 +27,25 @@ final class FilerTails implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FilerTails.class);
 
+    /** A span of a filer's log to read again once the filer has flushed it; see {@link #noteConnections}. */
+    private record Owed(long sinceTsNs, long untilTsNs, long dueEpochNanos) {
+    }
+
     private final class Tail {
         final String address;
+        final String rereadName;
         final FilerClient client;
         final MetadataSubscription subscription;
+        final ArrayDeque<Owed> owed = new ArrayDeque<>();
+        MetadataSubscription reread;
+        Owed reading;
         FilerCursor cursor;
         int reconnectsSeen;
         long outOfOrderSeen;
 
         Tail(String address, FilerCursor from) {
             this.address = address;
+            this.rereadName = address + REREAD_SUFFIX;
             this.client = connect.apply(address);
             this.cursor = from;
             MetadataSubscription started;
@@ -55,10 +65,16 @@ final class FilerTails implements AutoCloseable {
         }
 
         void close() {
+            if (reread != null) {
+                reread.close();
+            }
             subscription.close();
             client.close();
         }
     }
+
+    /** Names a re-read's stream in the merge (never a filer's address: those have no spaces). */
+    static final String REREAD_SUFFIX = " (re-read)";
 
     private final PopulatorSettings settings;
     private final String pathPrefix;
@@ -66,6 +82,8 @@ final class FilerTails implements AutoCloseable {
     private final FilerMerge merge;
     private final Clock clock;
     private final Map<String, Tail> tails = new LinkedHashMap<>();
+    private int rereadsStarted;
+    private int rereadsSeen;
 
     FilerTails(PopulatorSettings settings, String pathPrefix, Function<String, FilerClient> connect, FilerMerge merge,
                Clock clock) {
@@ -109,23 +127,110 @@ final class FilerTails implements AutoCloseable {
         int moved = 0;
         while (true) {
             for (Tail tail : tails.values()) {
+                noteConnections(tail);
                 // A stream whose events wait in the merge (another filer holds the watermark) is not read further:
                 // its subscription's buffer fills and slows it, instead of the heap.
-                int room = maxPendingPerFiler() - merge.pendingOf(tail.address);
-                for (int i = 0; i < Math.min(room, settings.batchMaxEvents()); i++) {
-                    FilerEvent event = tail.subscription.pollEvent(Duration.ZERO);
-                    if (event == null) {
-                        break;
-                    }
-                    merge.offer(tail.address, event);
-                    moved++;
-                }
+                moved += move(tail.subscription, tail.address);
+                moved += reread(tail);
             }
             if (moved > 0 || System.nanoTime() - deadline >= 0 || tails.isEmpty()) {
                 return moved;
             }
             Thread.sleep(2);
         }
+    }
+
+    /** Offers what {@code subscription} has buffered to the merge as {@code stream}, as far as there is room. */
+    private int move(MetadataSubscription subscription, String stream) throws InterruptedException {
+        int room = maxPendingPerFiler() - merge.pendingOf(stream);
+        int moved = 0;
+        for (int i = 0; i < Math.min(room, settings.batchMaxEvents()); i++) {
+            FilerEvent event = subscription.pollEvent(Duration.ZERO);
+            if (event == null) {
+                break;
+            }
+            merge.offer(stream, event);
+            moved++;
+        }
+        return moved;
+    }
+
+    /**
+     * Owes a second read for each (re)connection of a filer's stream while several filers are tailed. Upstream serves
+     * a local subscription's catch-up from the log files first — on a shared store every filer's, merged by stamp —
+     * and then from memory at the last stamp the files gave: this filer's own events not flushed yet, stamped before
+     * a peer's newer flushed ones, are never sent. They lie after this filer's last flush, so at most one flush
+     * interval (and the clock skew) before the connection, and before the connection's present: that span is read
+     * again once the filer has flushed it, when its copies of what was published are left out and what the stream
+     * skipped is published, late. With one filer the files are its own, and nothing is skipped.
+     */
+    private void noteConnections(Tail tail) {
+        for (MetadataSubscription.Connection c; (c = tail.subscription.pollConnection()) != null; ) {
+            if (tails.size() < 2) {
+                continue;
+            }
+            long skew = settings.filerMaxClockSkew().toNanos();
+            long interval = settings.filerFlushInterval().toNanos();
+            long since = Math.max(c.sinceTsNs(), c.atEpochNanos() - interval - skew);
+            long until = c.atEpochNanos() + skew;
+            long due = c.atEpochNanos() + interval + skew;
+            Owed last = tail.owed.peekLast();
+            if (last != null && since <= last.untilTsNs()) {
+                tail.owed.pollLast();
+                tail.owed.addLast(new Owed(Math.min(last.sinceTsNs(), since), Math.max(last.untilTsNs(), until),
+                        Math.max(last.dueEpochNanos(), due)));
+            } else {
+                tail.owed.addLast(new Owed(since, until, due));
+            }
+        }
+    }
+
+    /** Starts the re-read owed first once it is due, moves its events, and ends it once it has all gone. */
+    private int reread(Tail tail) throws InterruptedException {
+        if (tail.reread == null) {
+            Owed next = tail.owed.peekFirst();
+            if (next == null || (clock.millis() * 1_000_000L < next.dueEpochNanos()
+                    && tail.subscription.flushedThroughTsNs() < next.untilTsNs())) {
+                return 0;
+            }
+            tail.owed.pollFirst();
+            log.info("filer {}: reading ts_ns {} to {} of its log again, now flushed: a catch-up may have skipped its "
+                    + "own events stamped before its peers' flushed ones", tail.address, next.sinceTsNs(),
+                    next.untilTsNs());
+            SubscriptionOptions options = SubscriptionOptions.from("tidemark-populator-reread", pathPrefix, 0)
+                    .local()
+                    .resumingAfter(next.sinceTsNs(), 0)
+                    .until(next.untilTsNs())
+                    .withIdleTimeout(settings.streamIdleTimeout())
+                    .withBackoff(Duration.ofMillis(100), settings.maxBackoff())
+                    .withBufferSize(Math.max(1_024, settings.batchMaxEvents()));
+            tail.reread = tail.client.subscribe(options);
+            tail.reading = next;
+            merge.addReread(tail.rereadName);
+            rereadsStarted++;
+        }
+        int moved = move(tail.reread, tail.rereadName);
+        if (tail.reread.finished() && tail.reread.bufferedEvents() == 0 && merge.pendingOf(tail.rereadName) == 0) {
+            log.info("filer {}: read ts_ns {} to {} again ({})", tail.address, tail.reading.sinceTsNs(),
+                    tail.reading.untilTsNs(), tail.reread.state());
+            tail.reread.close();
+            tail.reread = null;
+            tail.reading = null;
+            merge.removeFiler(tail.rereadName);
+        }
+        return moved;
+    }
+
+    /** Whether {@code stream} names a re-read's stream rather than a filer's own. */
+    static boolean isReread(String stream) {
+        return stream.endsWith(REREAD_SUFFIX);
+    }
+
+    /** Re-reads started since the last call. */
+    int newRereads() {
+        int n = rereadsStarted - rereadsSeen;
+        rereadsSeen = rereadsStarted;
+        return n;
     }
 
     private int maxPendingPerFiler() {

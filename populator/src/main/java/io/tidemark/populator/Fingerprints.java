@@ -1,7 +1,12 @@
 package io.tidemark.populator;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.UnsafeByteOperations;
 import io.tidemark.seaweed.client.FilerEvent;
+import io.tidemark.seaweed.pb.FilerProto.EventNotification;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
@@ -27,13 +32,36 @@ final class Fingerprints {
         this.coveredFromNs = releasedBeforeNs + 1;
     }
 
-    /** A 64-bit digest of the event's stamp, directory and notification as the filer encoded it. */
+    /**
+     * A 64-bit digest of the event's stamp, directory and notification. Go writes a map in random order, so two copies
+     * of one event (one served from a filer's memory, one read back from the log files by its peer) often differ byte
+     * for byte when an entry has more than one extended attribute: such a notification is digested as encoded again
+     * with its maps in key order. Otherwise the bytes as the filer encoded them are canonical already.
+     */
     static long of(FilerEvent event) {
-        ByteString bytes = event.encodedNotification() != null ? event.encodedNotification()
-                : event.response().getEventNotification().toByteString();
+        EventNotification n = event.response().getEventNotification();
+        ByteString bytes = event.encodedNotification() != null && !unorderedMaps(n) ? event.encodedNotification()
+                : canonical(n);
         long h = Fnv.longValue(Fnv.START, event.response().getTsNs());
         h = Fnv.string(h, event.response().getDirectory());
         return Fnv.bytes(h, bytes);
+    }
+
+    private static boolean unorderedMaps(EventNotification n) {
+        return n.getOldEntry().getExtendedCount() > 1 || n.getNewEntry().getExtendedCount() > 1;
+    }
+
+    private static ByteString canonical(EventNotification n) {
+        byte[] out = new byte[n.getSerializedSize()];
+        CodedOutputStream stream = CodedOutputStream.newInstance(out);
+        stream.useDeterministicSerialization();
+        try {
+            n.writeTo(stream);
+        } catch (IOException e) {
+            throw new UncheckedIOException("encoding an event notification into an array of its own size", e);
+        }
+        stream.checkNoSpaceLeft();
+        return UnsafeByteOperations.unsafeWrap(out);
     }
 
     boolean contains(long fingerprint) {

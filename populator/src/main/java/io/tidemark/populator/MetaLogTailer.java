@@ -349,6 +349,9 @@ public final class MetaLogTailer {
                         gaps.afterReconnect(furthestBehind(checkpoint.withFilers(tails.cursors())));
                     }
                     metrics.outOfOrder(tails.newOutOfOrder());
+                    for (int i = tails.newRereads(); i > 0; i--) {
+                        metrics.filerReread();
+                    }
                     for (String silent : tails.silentFor(settings.filerRetire())) {
                         log.error("filer {}: not heard from for {}; retired, its cursor dropped (should it come back, "
                                 + "it is tailed from a cold-start overlap before what is published then)", silent,
@@ -379,8 +382,13 @@ public final class MetaLogTailer {
                         }
                         if (t.late()) {
                             metrics.filerLate(t.unverified());
-                            log.warn("filer {}: event at ts_ns {} ({}) published late, after events stamped up to {}{}",
+                            boolean recovered = FilerTails.isReread(t.filer());
+                            if (recovered) {
+                                metrics.filerRecovered();
+                            }
+                            log.warn("filer {}: event at ts_ns {} ({}) published late, after events stamped up to {}{}{}",
                                     t.filer(), t.tsNs(), t.event().response().getDirectory(), merge.releasedTsNs(),
+                                    recovered ? "; its filer's stream skipped it in a catch-up" : "",
                                     t.unverified() ? "; it may have been published before (older than the "
                                             + "copies remembered)" : "");
                         }

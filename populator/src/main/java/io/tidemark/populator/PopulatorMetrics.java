@@ -34,6 +34,8 @@ public final class PopulatorMetrics {
     private final LongAdder filerLate = new LongAdder();
     private final LongAdder filerLateUnverified = new LongAdder();
     private final LongAdder filersRetired = new LongAdder();
+    private final LongAdder filerRereads = new LongAdder();
+    private final LongAdder filerRecovered = new LongAdder();
     private volatile int filersTailed;
     private volatile int filersQuiet;
     private final LongAdder unreadableConfigs = new LongAdder();
@@ -114,6 +116,13 @@ public final class PopulatorMetrics {
                         LongAdder::sum)
                 .description("Late events older than the copies remembered: published, possibly a second time")
                 .register(registry);
+        FunctionCounter.builder("tidemark.populator.filer.rereads", filerRereads, LongAdder::sum)
+                .description("With several filers: spans of a filer's log read again once flushed, after a "
+                        + "(re)connection whose catch-up may have skipped its own events (populator.filers.flush"
+                        + ".interval.ms)").register(registry);
+        FunctionCounter.builder("tidemark.populator.filer.events.recovered", filerRecovered, LongAdder::sum)
+                .description("With several filers: events a filer's stream skipped in a catch-up and a re-read "
+                        + "found, published late (also counted in filer.events.late)").register(registry);
         FunctionCounter.builder("tidemark.populator.filers.retired", filersRetired, LongAdder::sum)
                 .description("Filers not heard from for populator.filers.retire.ms whose cursors were dropped")
                 .register(registry);
@@ -310,6 +319,14 @@ public final class PopulatorMetrics {
         if (unverified) {
             filerLateUnverified.increment();
         }
+    }
+
+    void filerReread() {
+        filerRereads.increment();
+    }
+
+    void filerRecovered() {
+        filerRecovered.increment();
     }
 
     void filerRetired() {

@@ -24,12 +24,13 @@ import org.apache.kafka.common.config.ConfigDef;
  * @param filerDiscovery       with several filers: how often the list of filers is read again
  * @param filerMaxClockSkew    with several filers: how far their clocks may disagree and their events still be
  *                             published in the order they happened
+ * @param filerFlushInterval   with several filers: how often each filer flushes its meta-log to the log files
  */
 public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Duration streamIdleTimeout,
                              Duration maxBackoff, Duration coldStartOverlap, Duration kafkaTimeout,
                              int coldStartChunk, Duration transactionTimeout, Duration registryReconcile,
                              Duration gapRecheck, Duration filerHoldMax, int filerRemembered, Duration filerRetire,
-                             Duration filerDiscovery, Duration filerMaxClockSkew) {
+                             Duration filerDiscovery, Duration filerMaxClockSkew, Duration filerFlushInterval) {
 
     public static final String BATCH_MAX_EVENTS = "populator.batch.max.events";
     public static final String BATCH_MAX_MS = "populator.batch.max.ms";
@@ -46,6 +47,7 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
     public static final String FILERS_RETIRE_MS = "populator.filers.retire.ms";
     public static final String FILERS_DISCOVERY_MS = "populator.filers.discovery.ms";
     public static final String FILERS_MAX_CLOCK_SKEW_MS = "populator.filers.max.clock.skew.ms";
+    public static final String FILERS_FLUSH_INTERVAL_MS = "populator.filers.flush.interval.ms";
 
     /** The transaction timeout the populator's producer is given unless {@code kafka.producer.*} says otherwise. */
     static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
@@ -66,7 +68,8 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
                 config.getInt(FILERS_REMEMBERED_EVENTS),
                 config.millis(FILERS_RETIRE_MS),
                 config.millis(FILERS_DISCOVERY_MS),
-                config.millis(FILERS_MAX_CLOCK_SKEW_MS));
+                config.millis(FILERS_MAX_CLOCK_SKEW_MS),
+                config.millis(FILERS_FLUSH_INTERVAL_MS));
     }
 
 
@@ -137,6 +140,18 @@ public record PopulatorSettings(int batchMaxEvents, Duration batchMaxWait, Durat
                                     + "it, an event that changes an entry another filer's event wrote (a DELETE "
                                     + "through one filer of an object PUT through another) is published after it "
                                     + "whatever their timestamps. Adds this much to the populator's delay.")
+                    .define(FILERS_FLUSH_INTERVAL_MS, Type.LONG, 60_000L, Range.atLeast(100), Importance.LOW,
+                            "With several filers: how often each filer flushes its meta-log to the shared log "
+                                    + "files (SeaweedFS: once a minute). A filer serves a catch-up from the files first "
+                                    + "and then from memory at the last timestamp the files gave, across every "
+                                    + "filer's files: its own events not flushed yet and stamped before a peer's "
+                                    + "flushed ones are never sent. So after each (re)connection to a filer the span "
+                                    + "its stream may have skipped (one interval before the connection up to it) is "
+                                    + "read again once flushed: this long plus populator.filers.max.clock.skew.ms "
+                                    + "after the connection, or as soon as the filer reports it flushed "
+                                    + "(flushed_ts_ns, SeaweedFS 4.43 and later). Copies of what was published are "
+                                    + "left out (populator.filers.remembered.events must hold that span); what the "
+                                    + "stream skipped is published, late.")
                     .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                             "How often the populator logs its status line.")
                     .define(RECORD_MAX_BYTES, Type.INT, 1_000_000, Range.between(10_000, 100_000_000),

@@ -89,6 +89,40 @@ class FilerMergeTest {
         assertThat(taken.stream().filter(FilerMerge.Taken::duplicate)).hasSize(1);
     }
 
+    /**
+     * Issue 46 item 2: Go writes a map in random order, so the copy of an event a filer serves from memory and the one
+     * its peer reads back from the log files often differ byte for byte; they are still one event.
+     */
+    @Test
+    void shouldTakeACopyWhoseExtendedAttributesComeInAnotherOrderAsADuplicate() throws Exception {
+        Entry.Builder entry = Entry.newBuilder().setName("k").setAttributes(
+                io.tidemark.seaweed.pb.FilerProto.FuseAttributes.newBuilder().setMtime(7).setFileSize(5));
+        com.google.protobuf.ByteString one = EventNotification.newBuilder().setNewEntry(entry.clone()
+                .putExtended("X-Amz-Tagging-a", com.google.protobuf.ByteString.copyFromUtf8("1"))
+                .putExtended("X-Amz-Tagging-b", com.google.protobuf.ByteString.copyFromUtf8("2"))).build().toByteString();
+        com.google.protobuf.ByteString other = EventNotification.newBuilder().setNewEntry(entry.clone()
+                .putExtended("X-Amz-Tagging-b", com.google.protobuf.ByteString.copyFromUtf8("2"))
+                .putExtended("X-Amz-Tagging-a", com.google.protobuf.ByteString.copyFromUtf8("1"))).build().toByteString();
+        assertThat(one).as("the two copies as encoded").isNotEqualTo(other);
+        merge.addFiler("a");
+        merge.addFiler("b");
+
+        merge.offer("a", encoded(100, one));
+        merge.offer("b", encoded(100, other));
+        merge.offer("a", event(200, "a200"));
+        merge.offer("b", event(200, "b200"));
+        List<FilerMerge.Taken> taken = merge.release(10);
+
+        assertThat(names(taken)).startsWith("k", "k");
+        assertThat(taken.get(0).duplicate()).isFalse();
+        assertThat(taken.get(1).duplicate()).as("the second copy").isTrue();
+    }
+
+    private static FilerEvent encoded(long tsNs, com.google.protobuf.ByteString notification) throws Exception {
+        return new FilerEvent(SubscribeMetadataResponse.newBuilder().setDirectory("/buckets/b").setTsNs(tsNs)
+                .setEventNotification(EventNotification.parseFrom(notification)).build(), notification);
+    }
+
     @Test
     void shouldFlagALateEventOlderThanItsMemoryAsUnverified() {
         FilerMerge resumed = new FilerMerge(Duration.ofSeconds(2), Duration.ZERO, 100, 1_000, nanos::get);

@@ -149,13 +149,27 @@ final class TimerPlanner {
         switch (kind) {
             case OBJECT_DELETED: {
                 // The bare object went: its own timers go, not the current timer of a version in .versions (a
-                // noncurrent null version deleted leaves the latest version's expiration armed).
-                Change current = existing.apply(currentId).filter(t -> !bareVersion(t.versionId())).isPresent()
-                        ? new Nothing("noncurrent-null-deleted") : new Cancel(currentId);
-                return List.of(current, new Cancel(nullVersionTimerId(bucket, key)));
+                // noncurrent null version deleted leaves the latest version's expiration armed), nor a timer armed
+                // on a newer entry of the key (this removal's event came late).
+                Optional<ReplayTimer> armed = existing.apply(currentId);
+                Change current = armed.filter(t -> !bareVersion(t.versionId())).isPresent()
+                        ? new Nothing("noncurrent-null-deleted")
+                        : removalOf(currentId, entry, armed);
+                String nullId = nullVersionTimerId(bucket, key);
+                return List.of(current, removalOf(nullId, entry, existing.apply(nullId)));
             }
-            case DELETE_MARKER_CREATED:
-                return List.of(new Cancel(currentId), armMarker(record, rules, entry, versionFile, now));
+            case DELETE_MARKER_CREATED: {
+                // The marker is latest now, unless the version the current timer knows was written after it: then
+                // this event came late (through a filer released late, or a copy published again) and the timer
+                // stands. Judged by the entries' mtimes, which the gateways stamp; if they are wrong about the order,
+                // the timer fires on a version that is not latest, the gateway answers NOOP and a walk of the key
+                // follows, which is slow but deletes nothing and loses nothing.
+                Optional<ReplayTimer> armed = existing.apply(currentId);
+                Change current = armed.filter(t -> t.modTime() != null
+                                && t.modTime().isAfter(S3Entries.modTime(entry))).isPresent()
+                        ? new Nothing("late-removal") : new Cancel(currentId);
+                return List.of(current, armMarker(record, rules, entry, versionFile, now));
+            }
             case VERSION_DELETED: {
                 String deleted = S3Entries.versionId(entry, versionFile);
                 Change marker = existing.apply(markerId)
@@ -384,6 +398,24 @@ final class TimerPlanner {
             return nullVersionWaits(record, rules, entry);
         }
         return armNoncurrent(record, rules, entry, versionId, Optional.ofNullable(armed.noncurrentSince()), now);
+    }
+
+    /**
+     * The removal of {@code removed} cancels the timer armed under {@code timerId}, unless that timer was armed on
+     * another entry of the key that is not older: then the removal's event came after a newer write's (a filer
+     * released late, or a copy of the event published again after a populator's restart), and cancelling would leave
+     * the newer object with no timer, which nothing else re-arms (steady walks do not cover Expiration/Days). Kept,
+     * the worst such a timer can do is fire on an entry that has gone: the gateway's identity check answers NOOP and
+     * a walk of the key follows.
+     */
+    private static Change removalOf(String timerId, Entry removed, Optional<ReplayTimer> armed) {
+        if (armed.isEmpty() || armed.get().identity() == null || armed.get().modTime() == null) {
+            return new Cancel(timerId);
+        }
+        ReplayTimer timer = armed.get();
+        boolean anotherEntry = !timer.identity().equals(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(removed)));
+        boolean notOlder = !timer.modTime().isBefore(S3Entries.modTime(removed));
+        return anotherEntry && notOlder ? new Nothing("late-removal") : new Cancel(timerId);
     }
 
     private static boolean bareVersion(String versionId) {

@@ -4,6 +4,7 @@ import io.tidemark.checker.model.RuleCatalog.RuleKind;
 import io.tidemark.checker.model.Step.Kind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,14 +39,29 @@ public final class DirectedHistories {
         return all;
     }
 
-    /** The names {@link #all} knows. */
+    /** The histories that need a cluster of two filers or more, by name, in the order they are run. */
+    public static Map<String, History> severalFilers(long dayMillis) {
+        Map<String, History> all = new LinkedHashMap<>();
+        all.put("delete-and-reput-through-two-filers-one-late", deleteAndReputThroughTwoFilersOneLate(dayMillis));
+        return all;
+    }
+
+    /** The names {@link #all} and {@link #severalFilers} know. */
     public static Set<String> names() {
-        return all(1_000).keySet();
+        Set<String> names = new LinkedHashSet<>(all(1_000).keySet());
+        names.addAll(severalFilers(1_000).keySet());
+        return names;
+    }
+
+    /** Whether the history named needs a cluster of several filers. */
+    public static boolean needsSeveralFilers(String name) {
+        return severalFilers(1_000).containsKey(name);
     }
 
     /** One history by name. */
     public static History named(String name, long dayMillis) {
-        History history = all(dayMillis).get(name);
+        History history = all(dayMillis).containsKey(name) ? all(dayMillis).get(name)
+                : severalFilers(dayMillis).get(name);
         if (history == null) {
             throw new IllegalArgumentException("no directed history \"" + name + "\"; known: " + names());
         }
@@ -202,6 +218,30 @@ public final class DirectedHistories {
                 op(Kind.LISTINGS_FAIL, "", "", "", day * 5 / 2),
                 op(Kind.WALK_STATES_REFUSED, "", "", "", day * 3),
                 op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0)));
+    }
+
+    /**
+     * Issue 46 item 2: an object deleted through one filer and put again at once through the other, while the first
+     * filer's stream runs later than the populator's hold (and earlier than a day): the delete's event is published
+     * after the put's, before the new object falls due, and must not cancel its timer (steady walks never cover
+     * Expiration/Days). It needs days of 6 s or more (the delay beyond the populator's hold and skew allowance, and
+     * mtimes of whole seconds, which may bring the due instant a second early). The gateway sends
+     * each operation to the next filer in turn; a put between the two pairs makes one of them delete through the late
+     * filer, whichever filer the first pair starts on.
+     */
+    static History deleteAndReputThroughTwoFilersOneLate(long day) {
+        return history(10, List.of(
+                op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.PUT, "plain", "a/1", "", 10),
+                op(Kind.PUT, "plain", "a/2", "", 10),
+                pause(day / 5),
+                op(Kind.FILER_STREAM_LATE, "", "", "1 " + (HistoryGenerator.filerHoldMillis(day) + 1_500), day * 2),
+                pause(day / 10),
+                op(Kind.DELETE, "plain", "a/1", "", 0),
+                op(Kind.PUT, "plain", "a/1", "", 20),
+                op(Kind.PUT, "plain", "c", "", 10),
+                op(Kind.DELETE, "plain", "a/2", "", 0),
+                op(Kind.PUT, "plain", "a/2", "", 20)));
     }
 
     private static Step op(Kind kind, String bucket, String key, String arg, long number) {

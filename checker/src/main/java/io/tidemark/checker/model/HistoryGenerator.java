@@ -31,6 +31,19 @@ public final class HistoryGenerator {
      */
     static final long MAX_FILER_SKEW_MILLIS = 400;
 
+    /**
+     * How long the checker's populator waits for a silent filer ({@code populator.filers.hold.max.ms}): a quarter of a
+     * day, and no more than the default 2 s. Scaled to the day so that a filer's stream can be later than the hold and
+     * the clock-skew allowance together (its events then published after its peers' newer ones) and still earlier
+     * than a day (before what they undo falls due), which the default 2 s hold and a 2 s day would never allow.
+     */
+    public static long filerHoldMillis(long dayMillis) {
+        return Math.min(2_000, dayMillis / 4);
+    }
+
+    /** The populator's default {@code populator.filers.max.clock.skew.ms}, which the checker leaves as it is. */
+    static final long FILER_SKEW_ALLOWANCE_MILLIS = 500;
+
     private final int maxDays;
     private final long dayMillis;
     private final List<Kind> faultKinds;
@@ -242,6 +255,7 @@ public final class HistoryGenerator {
             case FILER_STOP -> new Step(0, Kind.FILER_STOP, "", "", String.valueOf(1 + random.nextInt(filers - 1)),
                     length);
             case FILER_CLOCK_SKEW -> filerClockSkew(random, length);
+            case FILER_STREAM_LATE -> filerStreamLate(random, length);
             case CORRUPT_TIMER -> new Step(0, Kind.CORRUPT_TIMER, "", "", "", 1 + random.nextInt(99_999));
             case LISTINGS_LATE -> listingsLate(random, "", "");
             case LISTINGS_FAIL -> new Step(0, Kind.LISTINGS_FAIL, "", "", "", length);
@@ -269,6 +283,17 @@ public final class HistoryGenerator {
         long offset = random.nextInt(3) < 2 ? random.nextLong(dayMillis / 2, dayMillis * 3)
                 : -random.nextLong(dayMillis / 4, dayMillis);
         return new Step(0, Kind.CLOCK_SKEW, "", "", instance + " " + offset, length);
+    }
+
+    /**
+     * A filer's own meta-log stream delivered later than the populator waits for a silent filer (its hold and the
+     * clock-skew allowance), by up to a day: its events are published after its peers' newer ones, some of them before
+     * what they undo or redo falls due (with days long enough: see {@link #filerHoldMillis}).
+     */
+    private Step filerStreamLate(Random random, long length) {
+        long late = filerHoldMillis(dayMillis) + FILER_SKEW_ALLOWANCE_MILLIS + 100;
+        long delay = random.nextLong(late, Math.max(late + 1, dayMillis * 9 / 10));
+        return new Step(0, Kind.FILER_STREAM_LATE, "", "", random.nextInt(filers) + " " + delay, length);
     }
 
     /**

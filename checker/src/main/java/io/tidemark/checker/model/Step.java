@@ -25,7 +25,7 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
         DLQ_REPLAY, CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART,
         // Last, so that the faults before them keep their order: a one-filer history draws from the same list as
         // before these existed, and a seed still makes the same history.
-        FILER_STOP, FILER_CLOCK_SKEW,
+        FILER_STOP, FILER_CLOCK_SKEW, FILER_STREAM_LATE,
         // Drawn only as changes (HistoryGenerator): a history without changes is the one the seed made before these.
         RENAME_RULES, HOLD_LIFTED, CORRUPT_TIMER, LISTINGS_LATE, LISTINGS_FAIL, WALK_STATES_REFUSED,
         // Named only: a history without steady walks may rightly act late on what only they serve.
@@ -46,7 +46,7 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
 
         /** A fault that needs a cluster of several filers. */
         public boolean filerFault() {
-            return this == FILER_STOP || this == FILER_CLOCK_SKEW;
+            return this == FILER_STOP || this == FILER_CLOCK_SKEW || this == FILER_STREAM_LATE;
         }
     }
 
@@ -107,6 +107,8 @@ public record Step(int index, Kind kind, String bucket, String key, String arg, 
             case FILER_STOP -> "fault: filer " + filer() + " stopped, down " + number + " ms, started again";
             case FILER_CLOCK_SKEW -> "fault: clock of filer " + filer() + " set " + signed(skewMillis()) + " ms off for "
                     + number + " ms";
+            case FILER_STREAM_LATE -> "fault: filer " + filer() + "'s own meta-log stream delivered " + skewMillis()
+                    + " ms after its stamps for " + number + " ms";
             case RENAME_RULES -> "lifecycle configuration of " + bucket + " put again, its rules renamed and reordered ("
                     + number + ")";
             case HOLD_LIFTED -> "legal hold on (" + arg + ") " + bucket + "/" + key + ", lifted " + number + " ms later";

@@ -82,7 +82,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--fault-kinds", split = ",", paramLabel = "KIND",
             description = "Draw faults from these kinds only, to aim a run at one defence: RESTART_SERVICE, "
                     + "FILER_UNAVAILABLE, FILER_SLOW, GATEWAY_RETRY_LATER, GATEWAY_BLOCKED, GATEWAY_UNKNOWN, DLQ_REPLAY, "
-                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART, FILER_STOP, FILER_CLOCK_SKEW, CORRUPT_TIMER, "
+                    + "CLOCK_SKEW, KAFKA_RESTART, ZOOKEEPER_RESTART, FILER_STOP, FILER_CLOCK_SKEW, FILER_STREAM_LATE, "
+                    + "CORRUPT_TIMER, "
                     + "LISTINGS_LATE, LISTINGS_FAIL, WALK_STATES_REFUSED, CONDUCTOR_PAUSED (default: all but the last "
                     + "five, which --changes draws, CONDUCTOR_PAUSED only when named; Kafka and ZooKeeper restarts with --cluster-faults "
                     + "only, CLOCK_SKEW without --processes only, filer faults with --filers above 1 only).")
@@ -91,8 +92,9 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--filers", defaultValue = "1",
             description = "Filers in the emulated cluster (default ${DEFAULT-VALUE}): S3 writes are spread over them "
                     + "and the services tail each one's meta-log, found at the master; with more than one, faults also "
-                    + "stop a filer for a while (FILER_STOP) and set a filer's clock up to 399 ms off "
-                    + "(FILER_CLOCK_SKEW).")
+                    + "stop a filer for a while (FILER_STOP), set a filer's clock up to 399 ms off "
+                    + "(FILER_CLOCK_SKEW) and deliver a filer's own stream later than the populator's hold "
+                    + "(FILER_STREAM_LATE).")
     private int filers;
 
     @Option(names = "--processes",
@@ -180,7 +182,16 @@ public final class CheckCommand implements Callable<Integer> {
     private List<History> directedHistories() {
         long dayMillis = daySeconds * 1_000L;
         if (directed.contains("all")) {
-            return List.copyOf(DirectedHistories.all(dayMillis).values());
+            List<History> all = new ArrayList<>(DirectedHistories.all(dayMillis).values());
+            if (filers > 1) {
+                all.addAll(DirectedHistories.severalFilers(dayMillis).values());
+            }
+            return all;
+        }
+        List<String> needFilers = directed.stream().filter(DirectedHistories::needsSeveralFilers).toList();
+        if (filers < 2 && !needFilers.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), needFilers + " need several filers: "
+                    + "--filers 2 or more");
         }
         try {
             return directed.stream().map(name -> DirectedHistories.named(name, dayMillis)).toList();

@@ -173,6 +173,7 @@ public final class AdminHttpServer implements AutoCloseable {
                 out.put("filer", index).put("address", filers.filerAddress(index));
             }
             case "delay-filer" -> filers.delayFiler(filerIndex(a), Duration.ofMillis(a.number("ms", 0)));
+            case "delay-filer-stream" -> filers.delayLocalStream(filerIndex(a), Duration.ofMillis(a.number("ms", 0)));
             case "filer-clock-offset" -> filers.setFilerClockOffset(filerIndex(a), Duration.ofMillis(a.number("ms", 0)));
             case "fail-reads" -> faults.failObjectReads(a.text("bucket"), a.text("objectPath"),
                     (int) a.number("times", 1));

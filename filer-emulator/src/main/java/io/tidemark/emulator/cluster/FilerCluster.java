@@ -111,6 +111,11 @@ public final class FilerCluster implements AutoCloseable {
         filer(index).delayToPeers(delay);
     }
 
+    /** See {@link FilerNode#delayLocalStream}. */
+    public void delayLocalStream(int index, Duration delay) {
+        filer(index).delayLocalStream(delay);
+    }
+
     /** See {@link FilerNode#setClockOffset}. */
     public void setFilerClockOffset(int index, Duration offset) {
         filer(index).setClockOffset(offset);

@@ -22,6 +22,7 @@ public final class FilerNode {
     final MetaLog log;
     final MetaLog aggregated;
     private volatile Duration delayToPeers = Duration.ZERO;
+    private volatile Duration localStreamDelay = Duration.ZERO;
     private volatile boolean serving = true;
 
     FilerNode(int signature, Clock base, Consumer<SubscribeMetadataResponse> persist,
@@ -68,6 +69,22 @@ public final class FilerNode {
 
     public Duration delayToPeers() {
         return delayToPeers;
+    }
+
+    /**
+     * Holds back this filer's own meta-log stream ({@code SubscribeLocalMetadata}): each event reaches a subscriber no
+     * sooner than {@code delay} after it was stamped, as a congested link or an overloaded filer would deliver it.
+     * Events keep their order; a tail of several filers sees this one's events late against its peers'.
+     */
+    public void delayLocalStream(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("a delay cannot be negative: " + delay);
+        }
+        localStreamDelay = delay;
+    }
+
+    public Duration localStreamDelay() {
+        return localStreamDelay;
     }
 
     /** Whether the filer is up: a filer that is down records nothing the gateway writes. */

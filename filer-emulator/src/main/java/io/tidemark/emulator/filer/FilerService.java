@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -160,13 +161,15 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     public void subscribeMetadata(SubscribeMetadataRequest request, StreamObserver<SubscribeMetadataResponse> response) {
         // A filer without peers has nothing to aggregate: its aggregated stream is its own log.
         MetaLog memory = store.filers().size() > 1 ? self.aggregated : self.log;
-        startStream(request, memory, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
+        startStream(request, memory, (ServerCallStreamObserver<SubscribeMetadataResponse>) response,
+                () -> Duration.ZERO);
     }
 
     @Override
     public void subscribeLocalMetadata(SubscribeMetadataRequest request,
                                        StreamObserver<SubscribeMetadataResponse> response) {
-        startStream(request, self.log, (ServerCallStreamObserver<SubscribeMetadataResponse>) response);
+        startStream(request, self.log, (ServerCallStreamObserver<SubscribeMetadataResponse>) response,
+                self::localStreamDelay);
     }
 
     /**
@@ -174,9 +177,9 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
      * one executor, so a loop that blocked the handler would never hear that the client is ready for more.
      */
     private void startStream(SubscribeMetadataRequest request, MetaLog memory,
-                             ServerCallStreamObserver<SubscribeMetadataResponse> out) {
+                             ServerCallStreamObserver<SubscribeMetadataResponse> out, Supplier<Duration> delay) {
         List<MetaLog> disk = store.filers().stream().map(f -> f.log).toList();
-        Subscription subscription = new Subscription(request, memory, disk, out);
+        Subscription subscription = new Subscription(request, memory, disk, out, delay);
         out.setOnReadyHandler(subscription::wake);
         out.setOnCancelHandler(subscription::cancel);
         subscribers.put(out, subscription.dropped);
@@ -202,13 +205,15 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
         private final List<MetaLog> diskLogs;
         private final ServerCallStreamObserver<SubscribeMetadataResponse> out;
         private final SubscriptionFilter filter;
+        private final Supplier<Duration> delay;
         private final AtomicBoolean dropped = new AtomicBoolean();
         private final Object readiness = new Object();
         private volatile boolean cancelled;
 
         Subscription(SubscribeMetadataRequest request, MetaLog memory, List<MetaLog> diskLogs,
-                     ServerCallStreamObserver<SubscribeMetadataResponse> out) {
+                     ServerCallStreamObserver<SubscribeMetadataResponse> out, Supplier<Duration> delay) {
             this.request = request;
+            this.delay = delay;
             this.memory = memory;
             this.diskLogs = diskLogs;
             this.out = out;
@@ -236,9 +241,12 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
             int batchLimit = request.getClientSupportsBatching() ? MAX_BATCH : 1;
             try {
                 int next = metaLog.firstAtOrAfter(request.getSinceNs());
-                // Upstream's disk pass reads every flushed event; the emulator flushes whatever is older than its
-                // memory window, and the pass ends where the logs end when it starts.
-                MergedLogRead disk = metaLog.inMemory(request.getSinceNs()) ? null
+                // Upstream's disk pass reads every flushed event. Without a flush interval the emulator flushes
+                // whatever is older than its memory window, and the pass ends where the logs end when it starts; with
+                // one, a local subscription always reads the files first, as upstream's does (FilerStore).
+                boolean flushed = flushModel();
+                MergedLogRead disk = flushed ? new MergedLogRead(diskLogs, request.getSinceNs(), flushedBefore())
+                        : metaLog.inMemory(request.getSinceNs()) ? null
                         : new MergedLogRead(diskLogs, request.getSinceNs());
                 boolean ended = false;
                 while (!cancelled && !ended) {
@@ -250,7 +258,12 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                     // Purged under a reader: it goes on with what is left, as a filer's purged log files are gone.
                     next = Math.max(next, metaLog.firstIndex());
                     if (disk != null && disk.atEnd()) {
-                        if (!metaLog.inMemory(lastReadTs)) {
+                        if (flushed) {
+                            // On from memory at the last stamp the files gave, across every filer's files: this
+                            // filer's events not flushed yet and stamped before that are never sent (upstream).
+                            next = metaLog.firstAtOrAfter(lastReadTs);
+                            disk = null;
+                        } else if (!metaLog.inMemory(lastReadTs)) {
                             // Upstream's ResumeFromDiskError: while the disk pass ran, the memory window moved past
                             // where it ended, so the pass goes on over what has been flushed since.
                             disk.extend();
@@ -282,6 +295,7 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                         }
                     }
                     if (!batch.isEmpty()) {
+                        holdBack(batch.get(batch.size() - 1).getTsNs());
                         awaitReady();
                         out.onNext(batch.size() == 1 ? batch.get(0)
                                 : batch.get(0).toBuilder().addAllEvents(batch.subList(1, batch.size())).build());
@@ -299,7 +313,8 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                             && request.getClientSupportsIdleHeartbeat() && !cancelled && !dropped.get()) {
                         awaitReady();
                         out.onNext(SubscribeMetadataResponse.newBuilder().setTsNs(lastSentTs)
-                                .setFlushedTsNs(metaLog.lastTsNs()).build());
+                                .setFlushedTsNs(flushModel() ? store.flushedBeforeNs(self) - 1 : metaLog.lastTsNs())
+                                .build());
                     }
                 }
                 if (!cancelled) {
@@ -315,6 +330,33 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                 }
             } finally {
                 subscribers.remove(out);
+            }
+        }
+
+        /** Whether this stream reads as upstream's local subscription does over log files flushed on a schedule. */
+        private boolean flushModel() {
+            return store.logFlushInterval() != null && memory == self.log;
+        }
+
+        /** Per disk log (every filer's, in the store's order): the stamp before which it has been flushed. */
+        private long[] flushedBefore() {
+            List<FilerNode> filers = store.filers();
+            long[] before = new long[diskLogs.size()];
+            for (int i = 0; i < before.length; i++) {
+                before[i] = i < filers.size() ? store.flushedBeforeNs(filers.get(i)) : Long.MAX_VALUE;
+            }
+            return before;
+        }
+
+        /** Waits until an event stamped {@code tsNs} may go out under the filer's stream delay. */
+        private void holdBack(long tsNs) throws InterruptedException {
+            // Not delayed, an event goes at once, even one stamped ahead of the filer's clock (after a step back).
+            while (!cancelled && !dropped.get() && !delay.get().isZero()) {
+                long waitNanos = tsNs + delay.get().toNanos() - EpochNanos.of(self.clock().instant());
+                if (waitNanos <= 0) {
+                    return;
+                }
+                Thread.sleep(Math.max(1, Math.min(50, waitNanos / 1_000_000)));
             }
         }
 

@@ -9,6 +9,7 @@ import io.tidemark.seaweed.pb.FilerProto.FuseAttributes;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -157,6 +158,43 @@ public final class FilerStore implements AutoCloseable {
      */
     public void setMetaLogMemoryWindow(int events) {
         filers.forEach(f -> f.setMemoryWindow(events));
+    }
+
+    private volatile Duration logFlushInterval;
+
+    /**
+     * Models how upstream persists each filer's meta-log and serves a local subscription's catch-up: every filer
+     * flushes its log buffer to the shared log files once per {@code interval}, each on its own schedule (filer i of n
+     * at {@code i/n} of the interval, on its own clock), and {@code SubscribeLocalMetadata} reads the log files first —
+     * every filer's flushed events, merged by stamp — then goes on from this filer's memory at the last stamp the files
+     * gave, so this filer's events not flushed yet and stamped before a peer's newer flushed ones are never sent
+     * (filer_grpc_server_sub_meta.go, filer_notify_read.go, log_buffer.go). {@code null} (the default) keeps the
+     * simpler model of a memory window counted in events ({@link #setMetaLogMemoryWindow}).
+     */
+    public void setLogFlushInterval(Duration interval) {
+        if (interval != null && (interval.isNegative() || interval.isZero())) {
+            throw new IllegalArgumentException("a flush interval is positive: " + interval);
+        }
+        logFlushInterval = interval;
+    }
+
+    public Duration logFlushInterval() {
+        return logFlushInterval;
+    }
+
+    /**
+     * With a flush interval: the stamp before which {@code filer}'s events are in the log files, as of its clock now.
+     */
+    public long flushedBeforeNs(FilerNode filer) {
+        Duration interval = logFlushInterval;
+        if (interval == null) {
+            return Long.MAX_VALUE;
+        }
+        List<FilerNode> all = filers();
+        long period = interval.toNanos();
+        long phase = period * Math.max(0, all.indexOf(filer)) / Math.max(1, all.size());
+        long now = EpochNanos.of(filer.clock().instant());
+        return Math.floorDiv(now - phase, period) * period + phase;
     }
 
     /** The first filer's signature. */

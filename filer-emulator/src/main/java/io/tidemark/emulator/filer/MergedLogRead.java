@@ -24,6 +24,17 @@ final class MergedLogRead {
         }
     }
 
+    /**
+     * A read of what each log has flushed: log {@code i}'s events stamped before {@code flushedBeforeNs[i]}, after
+     * {@code sinceNs}.
+     */
+    MergedLogRead(List<MetaLog> logs, long sinceNs, long[] flushedBeforeNs) {
+        this(logs, sinceNs);
+        for (int i = 0; i < logs.size(); i++) {
+            end[i] = Math.max(next[i], logs.get(i).firstAtOrAfter(flushedBeforeNs[i]));
+        }
+    }
+
     /** Reads on up to what the logs hold now: what was flushed while the read ran. */
     void extend() {
         for (int i = 0; i < logs.size(); i++) {

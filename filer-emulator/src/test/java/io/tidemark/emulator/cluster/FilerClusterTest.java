@@ -160,6 +160,51 @@ class FilerClusterTest {
         assertThat(subscribe(1, true, late.getTsNs()).next().getTsNs()).isEqualTo(late.getTsNs());
     }
 
+    /**
+     * Issue 46 item 1, as upstream serves a local subscription on a shared store: the log files first, every filer's
+     * flushed events merged by stamp, then this filer's memory from the last stamp the files gave. Filer 0 flushes at
+     * 0 s, 10 s, ...; filer 1 at 5 s, 15 s, ...: at 6 s filer 1 has flushed its event at 2 s, filer 0 not its event at
+     * 1 s, which its own stream then never sends.
+     */
+    @Test
+    void shouldSkipItsOwnUnflushedEventsStampedBeforeAPeersFlushedOnesOnACatchUp() throws InterruptedException {
+        start(2);
+        emulator.store().setLogFlushInterval(Duration.ofSeconds(10));
+        clock.set(Instant.parse("2026-03-01T12:00:00Z"));
+        long start = now();
+        write(0, "n-own");                   // at 1 s, through filer 0: not flushed before 10 s
+        write(1, "n-peer");                  // at 2 s, through filer 1: flushed at 5 s
+        clock.advance(Duration.ofSeconds(4)); // 6 s
+        write(0, "n-own-later");             // at 7 s, through filer 0, in its memory
+
+        Subscriber local = subscribe(0, true, start);
+
+        assertThat(local.namesUntil("n-own-later")).as("filer 0's own event at 1 s is skipped")
+                .containsExactly("n-peer", "n-own-later");
+        // Once filer 0 has flushed it, a read of the files has it.
+        clock.advance(Duration.ofSeconds(4)); // 11 s
+        assertThat(subscribe(0, true, start).namesUntil("n-own-later")).containsExactly("n-own", "n-peer",
+                "n-own-later");
+    }
+
+    /** Issue 46: a filer whose own stream lags, so that a tail of several filers hears its events late. */
+    @Test
+    void shouldHoldBackADelayedLocalStreamUntilItsEventsAreThatOldAndKeepTheirOrder() throws InterruptedException {
+        start(2);
+        emulator.delayLocalStream(1, Duration.ofSeconds(10));
+        Subscriber own = subscribe(1, true, now());
+        Subscriber peer = subscribe(0, true, now());
+        SubscribeMetadataResponse first = write(1, "n-held");
+        write(1, "n-held-2");
+        write(0, "n-peer");
+
+        assertThat(peer.next()).extracting(FilerClusterTest::name).isEqualTo("n-peer");
+        assertThat(own.received(300)).as("held back while younger than the delay").isFalse();
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(own.namesUntil("n-held-2")).containsExactly("n-held", "n-held-2");
+        assertThat(own.taken().get(0).getTsNs()).isEqualTo(first.getTsNs());
+    }
+
     @Test
     void shouldRefuseCallsWhileStoppedAndComeBackOnItsPortWithItsLogIntact() throws InterruptedException {
         start(2);

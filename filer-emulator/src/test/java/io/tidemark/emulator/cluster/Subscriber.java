@@ -51,6 +51,16 @@ final class Subscriber implements ClientResponseObserver<SubscribeMetadataReques
         return event;
     }
 
+    /** Whether an event is waiting, after giving one {@code millis} to come. */
+    boolean received(long millis) throws InterruptedException {
+        SubscribeMetadataResponse event = received.poll(millis, TimeUnit.MILLISECONDS);
+        if (event == null) {
+            return false;
+        }
+        received.add(event);
+        return true;
+    }
+
     /** Every event up to and including the first for entry {@code name}. */
     List<String> namesUntil(String name) throws InterruptedException {
         List<String> names = new ArrayList<>();

@@ -16,6 +16,7 @@ import io.tidemark.seaweed.pb.SeaweedFilerGrpc;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -80,6 +81,17 @@ public final class MetadataSubscription implements AutoCloseable {
     private volatile long lastHeardNanos = System.nanoTime();
     private volatile boolean heardFrom;
     private volatile long lastDeliveredTsNs;
+    private volatile long flushedThroughTsNs;
+    private final ConcurrentLinkedQueue<Connection> connections = new ConcurrentLinkedQueue<>();
+
+    /**
+     * One (re)connection of the stream: it asked for what follows {@code sinceTsNs}, when this host's clock read
+     * {@code atEpochNanos}. A filer serves a local subscription's catch-up from the log files first and then from its
+     * memory at the last stamp the files gave, across every filer's files on a shared store: its own events not yet
+     * flushed and stamped before that are never sent. Whoever needs them reads the span again once it is flushed.
+     */
+    public record Connection(long sinceTsNs, long atEpochNanos) {
+    }
 
     // Guarded by this: the resume position and the current stream.
     private ClientCallStreamObserver<SubscribeMetadataRequest> current;
@@ -183,6 +195,19 @@ public final class MetadataSubscription implements AutoCloseable {
         return buffer.size();
     }
 
+    /** The next (re)connection not yet taken, or {@code null}. */
+    public Connection pollConnection() {
+        return connections.poll();
+    }
+
+    /**
+     * The newest {@code flushed_ts_ns} the filer reported (SeaweedFS 4.43 and later, on a local stream): everything it
+     * stamped up to there is in the log files. 0 when it never said.
+     */
+    public long flushedThroughTsNs() {
+        return flushedThroughTsNs;
+    }
+
     /** The timestamp of the newest event handed to the buffer. */
     public long lastDeliveredTsNs() {
         return lastDeliveredTsNs;
@@ -207,6 +232,10 @@ public final class MetadataSubscription implements AutoCloseable {
                 .setClientSupportsBatching(true)
                 .setClientSupportsIdleHeartbeat(options.idleTimeout() != null)
                 .build();
+        connections.add(new Connection(resumeTsNs, System.currentTimeMillis() * 1_000_000L));
+        while (connections.size() > 1_000) {
+            connections.poll(); // nobody takes them: a subscription with no use for them keeps the newest few
+        }
         ClientCalls.asyncServerStreamingCall(stub.getChannel().newCall(options.localOnly() ? SUBSCRIBE_LOCAL : SUBSCRIBE,
                         stub.getCallOptions()), request,
                 new StreamListener());
@@ -279,6 +308,9 @@ public final class MetadataSubscription implements AutoCloseable {
         }
         if (state != State.RUNNING) {
             return false;
+        }
+        if (response.getFlushedTsNs() > flushedThroughTsNs) {
+            flushedThroughTsNs = response.getFlushedTsNs();
         }
         FilerEvent last = null;
         if (response.hasEventNotification() && accept(response)) {

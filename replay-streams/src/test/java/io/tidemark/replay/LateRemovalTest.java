@@ -1,0 +1,162 @@
+package io.tidemark.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.lifecycle.config.ValidationMode;
+import io.tidemark.lifecycle.engine.BucketVersioning;
+import io.tidemark.lifecycle.engine.DuePolicy;
+import io.tidemark.lifecycle.engine.LifecycleCalendar;
+import io.tidemark.lifecycle.engine.RuleReader;
+import io.tidemark.messages.ObjectTask;
+import io.tidemark.messages.pb.MetaLogProto.EventKind;
+import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
+import io.tidemark.replay.TimerPlanner.Arm;
+import io.tidemark.replay.TimerPlanner.BucketRules;
+import io.tidemark.replay.TimerPlanner.Cancel;
+import io.tidemark.replay.TimerPlanner.Change;
+import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.seaweed.S3Layout;
+import io.tidemark.seaweed.pb.FilerProto.Entry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A removal's event that reaches replay-streams after the event of a newer write of the same key (issue 46 item 2):
+ * with several filers, a DELETE through filer B released late (B silent past the merge's hold), or a copy of it
+ * published again after a populator's restart, comes after the re-PUT through filer A. The removal cancels only the
+ * timer of the entry it removed, never the newer object's: otherwise that object never expires (steady walks do not
+ * cover Expiration/Days). A pure {@link TimerPlanner} test, each record planned and applied in stream order.
+ */
+class LateRemovalTest {
+
+    private static final Duration DAY = Duration.ofSeconds(10);
+    private static final Instant T0 = Instant.parse("2026-11-28T16:00:00Z");
+    private static final String XML = "<LifecycleConfiguration><Rule><ID>r</ID><Status>Enabled</Status>"
+            + "<Filter><Prefix></Prefix></Filter><Expiration><Days>1</Days></Expiration></Rule>"
+            + "</LifecycleConfiguration>";
+
+    private final TimerPlanner planner = new TimerPlanner();
+    private final Map<String, ReplayTimer> timers = new HashMap<>();
+
+    private static Optional<BucketRules> rules(BucketVersioning versioning) {
+        try {
+            RuleReader reader = new RuleReader(ValidationMode.SEAWEEDFS, LifecycleCalendar.of(DuePolicy.EXACT, DAY));
+            return Optional.of(new BucketRules(reader.read(XML), versioning));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void apply(MetaLogRecord record, Optional<BucketRules> rules, Instant now) {
+        for (Change change : planner.plan(record, rules, id -> Optional.ofNullable(timers.get(id)), now)) {
+            if (change instanceof Arm arm) {
+                timers.put(arm.timer().timerId(), arm.timer());
+            } else if (change instanceof Cancel cancel) {
+                timers.remove(cancel.timerId());
+            }
+        }
+    }
+
+    private static ObjectTask.ExpectedIdentity identity(Entry entry) {
+        return ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry));
+    }
+
+    @Test
+    void shouldKeepTheTimerOfAReputObjectWhenTheDeleteOfTheOldOneComesLate() {
+        Optional<BucketRules> rules = rules(BucketVersioning.OFF);
+        Entry first = Events.object("k", T0, 10, Map.of());
+        Entry second = Events.object("k", T0.plusSeconds(2), 20, Map.of());
+        apply(Events.written("b", first, T0), rules, T0);
+
+        // The re-PUT's event (through filer A) is published before the DELETE's (through filer B, released late).
+        apply(Events.written("b", second, T0.plusSeconds(2)), rules, T0.plusSeconds(2));
+        apply(Events.deleted("b", first, T0.plusSeconds(1)), rules, T0.plusSeconds(3));
+
+        ReplayTimer timer = timers.get(TimerPlanner.currentTimerId("b", "k"));
+        assertThat(timer).as("the new object's timer").isNotNull();
+        assertThat(timer.identity()).isEqualTo(identity(second));
+        assertThat(timer.dueAt()).isEqualTo(T0.plusSeconds(2).plus(DAY));
+    }
+
+    @Test
+    void shouldKeepTheTimerWhenACopyOfAnOldDeleteIsPublishedAgain() {
+        Optional<BucketRules> rules = rules(BucketVersioning.OFF);
+        Entry first = Events.object("k", T0, 10, Map.of());
+        Entry second = Events.object("k", T0.plusSeconds(2), 20, Map.of());
+        apply(Events.written("b", first, T0), rules, T0);
+        apply(Events.deleted("b", first, T0.plusSeconds(1)), rules, T0.plusSeconds(1));
+        apply(Events.written("b", second, T0.plusSeconds(2)), rules, T0.plusSeconds(2));
+
+        // A populator restarted with an empty memory of what it published sends the DELETE's copy again.
+        apply(Events.deleted("b", first, T0.plusSeconds(1)), rules, T0.plusSeconds(3));
+
+        assertThat(timers.get(TimerPlanner.currentTimerId("b", "k"))).isNotNull()
+                .extracting(ReplayTimer::identity).isEqualTo(identity(second));
+    }
+
+    @Test
+    void shouldStillCancelTheTimerOfTheEntryTheDeleteRemoved() {
+        Optional<BucketRules> rules = rules(BucketVersioning.OFF);
+        Entry first = Events.object("k", T0, 10, Map.of());
+        Entry second = Events.object("k", T0.plusSeconds(2), 20, Map.of());
+        apply(Events.written("b", first, T0), rules, T0);
+        apply(Events.overwritten("b", first, second, T0.plusSeconds(2)), rules, T0.plusSeconds(2));
+
+        apply(Events.deleted("b", second, T0.plusSeconds(3)), rules, T0.plusSeconds(3));
+
+        assertThat(timers).isEmpty();
+    }
+
+    @Test
+    void shouldCancelATimerArmedOnAnOlderEntryThanTheOneRemoved() {
+        // The overwrite's event was never seen (a gap a walk repairs): the timer knows an entry older than the one
+        // removed, which is gone too.
+        Optional<BucketRules> rules = rules(BucketVersioning.OFF);
+        Entry first = Events.object("k", T0, 10, Map.of());
+        Entry second = Events.object("k", T0.plusSeconds(2), 20, Map.of());
+        apply(Events.written("b", first, T0), rules, T0);
+
+        apply(Events.deleted("b", second, T0.plusSeconds(3)), rules, T0.plusSeconds(3));
+
+        assertThat(timers).isEmpty();
+    }
+
+    @Test
+    void shouldKeepTheNewVersionsTimerWhenTheMarkerBeneathItComesLate() {
+        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
+        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 10, Map.of());
+        Entry marker = Events.object(S3Layout.VERSION_FILE_PREFIX + "m", T0.plusSeconds(1), 0,
+                Map.of(S3Layout.DELETE_MARKER, "true"));
+        Entry v2 = Events.object(S3Layout.VERSION_FILE_PREFIX + "2", T0.plusSeconds(2), 20, Map.of());
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v1, T0), rules, T0);
+
+        // The version written after the marker (through filer A) is published before the marker (through filer B).
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v2, T0.plusSeconds(2)), rules,
+                T0.plusSeconds(2));
+        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, marker, T0.plusSeconds(1)), rules,
+                T0.plusSeconds(3));
+
+        assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).as("the latest version's timer").isNotNull()
+                .extracting(ReplayTimer::identity).isEqualTo(identity(v2));
+    }
+
+    @Test
+    void shouldStillCancelTheCurrentTimerWhenAMarkerComesInOrder() {
+        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
+        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 10, Map.of());
+        Entry marker = Events.object(S3Layout.VERSION_FILE_PREFIX + "m", T0.plusSeconds(1), 0,
+                Map.of(S3Layout.DELETE_MARKER, "true"));
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v1, T0), rules, T0);
+
+        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, marker, T0.plusSeconds(1)), rules,
+                T0.plusSeconds(1));
+
+        assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).isNull();
+    }
+}
