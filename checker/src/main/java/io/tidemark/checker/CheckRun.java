@@ -351,6 +351,8 @@ final class CheckRun {
         long hold = HistoryGenerator.filerHoldMillis(settings.daySeconds() * 1_000L);
         s.put("populator.filers.hold.max.ms", String.valueOf(hold));
         s.put("populator.filers.discovery.ms", String.valueOf(Math.max(100, hold / 2)));
+        s.put("populator.filers.flush.interval.ms",
+                String.valueOf(HistoryGenerator.filerFlushMillis(settings.daySeconds() * 1_000L)));
         s.put("replay-streams.punctuate.interval.ms", "200");
         s.put("replay-streams.state.dir", stateDir.resolve(runId).toString());
         s.put("object-processor.deletes.per.second", "unlimited");

@@ -87,6 +87,12 @@ public final class Checker implements AutoCloseable {
         // where the services look for it.
         this.cluster = LocalCluster.builder().mode(LocalCluster.Mode.IN_PROCESS).dataDir(work.resolve("cluster"))
                 .filers(options.filers()).start();
+        if (options.filers() > 1) {
+            // Filers flush their logs on their own schedules, as upstream's do once a minute: a populator's catch-up
+            // after a restart, or a stream's after a filer stops, skips a filer's unflushed events (issue 46).
+            cluster.emulator().store().setLogFlushInterval(
+                    Duration.ofMillis(HistoryGenerator.filerFlushMillis(options.daySeconds() * 1_000L)));
+        }
         this.runs = new CheckRun(cluster, new CheckRun.Settings(options.daySeconds(), options.graceDays(),
                 Duration.ofMillis(700), Duration.ofMillis(120), Duration.ofSeconds(options.daySeconds() * 2L),
                 options.instances(), options.processMain()),

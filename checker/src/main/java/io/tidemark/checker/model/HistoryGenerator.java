@@ -41,6 +41,14 @@ public final class HistoryGenerator {
         return Math.min(2_000, dayMillis / 4);
     }
 
+    /**
+     * How often each filer of a checker's cluster flushes its log ({@code populator.filers.flush.interval.ms} too):
+     * half a day, so that a catch-up's skip and its second read both fall inside a history.
+     */
+    public static long filerFlushMillis(long dayMillis) {
+        return Math.max(200, dayMillis / 2);
+    }
+
     /** The populator's default {@code populator.filers.max.clock.skew.ms}, which the checker leaves as it is. */
     static final long FILER_SKEW_ALLOWANCE_MILLIS = 500;
 
