@@ -4,6 +4,7 @@ import io.tidemark.messages.PopulatorCheckpoint.FilerCursor;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.client.MetadataSubscription;
+import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,8 +28,16 @@ final class FilerTails implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FilerTails.class);
 
-    /** A span of a filer's log to read again once the filer has flushed it; see {@link #noteConnections}. */
-    private record Owed(long sinceTsNs, long untilTsNs, long dueEpochNanos) {
+    /**
+     * A span of a filer's log to read again once the filer has flushed it; see {@link #noteConnections}.
+     *
+     * @param untilTsNs  where the span ends: when the stream was first seen caught up, and the skew (0: not yet)
+     * @param dueMillis  by this process's clock, when the filer has surely flushed it
+     */
+    private record Owed(long sinceTsNs, long untilTsNs, long dueMillis) {
+        boolean caughtUp() {
+            return untilTsNs != 0;
+        }
     }
 
     private final class Tail {
@@ -39,6 +48,8 @@ final class FilerTails implements AutoCloseable {
         final ArrayDeque<Owed> owed = new ArrayDeque<>();
         MetadataSubscription reread;
         Owed reading;
+        long deliveredSeen;
+        long deliveredChangedMillis;
         FilerCursor cursor;
         int reconnectsSeen;
         long outOfOrderSeen;
@@ -84,6 +95,8 @@ final class FilerTails implements AutoCloseable {
     private final Map<String, Tail> tails = new LinkedHashMap<>();
     private int rereadsStarted;
     private int rereadsSeen;
+    private int rereadsFailed;
+    private int rereadsFailedSeen;
 
     FilerTails(PopulatorSettings settings, String pathPrefix, Function<String, FilerClient> connect, FilerMerge merge,
                Clock clock) {
@@ -111,6 +124,7 @@ final class FilerTails implements AutoCloseable {
         if (tail != null) {
             tail.close();
             merge.removeFiler(address);
+            merge.removeFiler(tail.rereadName);
         }
     }
 
@@ -159,38 +173,65 @@ final class FilerTails implements AutoCloseable {
      * Owes a second read for each (re)connection of a filer's stream while several filers are tailed. Upstream serves
      * a local subscription's catch-up from the log files first — on a shared store every filer's, merged by stamp —
      * and then from memory at the last stamp the files gave: this filer's own events not flushed yet, stamped before
-     * a peer's newer flushed ones, are never sent. They lie after this filer's last flush, so at most one flush
-     * interval (and the clock skew) before the connection, and before the connection's present: that span is read
-     * again once the filer has flushed it, when its copies of what was published are left out and what the stream
-     * skipped is published, late. With one filer the files are its own, and nothing is skipped.
+     * a peer's newer flushed ones, are never sent. They lie after this filer's last flush before the connection (at
+     * most one flush interval, and the clock skew, before it) and before the stream's switch from the files to memory,
+     * which is before it is first seen caught up. That span is read again once the filer has flushed it: copies of
+     * what was published are left out, what the stream skipped is published, late. With one filer the files are its
+     * own, and nothing is skipped. Connections that come while the last one's stream has not caught up yet share its
+     * read.
      */
     private void noteConnections(Tail tail) {
+        long skew = settings.filerMaxClockSkew().toNanos();
+        long interval = settings.filerFlushInterval().toNanos();
         for (MetadataSubscription.Connection c; (c = tail.subscription.pollConnection()) != null; ) {
             if (tails.size() < 2) {
                 continue;
             }
-            long skew = settings.filerMaxClockSkew().toNanos();
-            long interval = settings.filerFlushInterval().toNanos();
             long since = Math.max(c.sinceTsNs(), c.atEpochNanos() - interval - skew);
-            long until = c.atEpochNanos() + skew;
-            long due = c.atEpochNanos() + interval + skew;
             Owed last = tail.owed.peekLast();
-            if (last != null && since <= last.untilTsNs()) {
+            if (last != null && !last.caughtUp()) {
                 tail.owed.pollLast();
-                tail.owed.addLast(new Owed(Math.min(last.sinceTsNs(), since), Math.max(last.untilTsNs(), until),
-                        Math.max(last.dueEpochNanos(), due)));
+                tail.owed.addLast(new Owed(Math.min(last.sinceTsNs(), since), 0, 0));
             } else {
-                tail.owed.addLast(new Owed(since, until, due));
+                tail.owed.addLast(new Owed(since, 0, 0));
             }
         }
+        if (tail.owed.isEmpty() || tail.owed.peekLast().caughtUp() || !caughtUp(tail)) {
+            return;
+        }
+        // Caught up: the stream reads from memory now, so the switch has happened. Due once the filer has flushed
+        // past this point: one flush interval, the skew and a second's margin from now, or as soon as it says so.
+        long now = clock.millis();
+        Owed last = tail.owed.pollLast();
+        tail.owed.addLast(new Owed(last.sinceTsNs(), now * 1_000_000L + skew,
+                now + settings.filerFlushInterval().toMillis() + 2 * settings.filerMaxClockSkew().toMillis() + 1_000));
+    }
+
+    /**
+     * Whether a filer's stream is caught up: nothing of it waits here, and what it sent last is recent (or it has sent
+     * nothing new for a second). A stream still in its catch-up from the files has a backlog or sends old events.
+     */
+    private boolean caughtUp(Tail tail) {
+        long now = clock.millis();
+        long delivered = tail.subscription.lastDeliveredTsNs();
+        if (delivered != tail.deliveredSeen) {
+            tail.deliveredSeen = delivered;
+            tail.deliveredChangedMillis = now;
+        }
+        return tail.subscription.bufferedEvents() == 0 && merge.pendingOf(tail.address) == 0
+                && (delivered >= (now - 2_000) * 1_000_000L || now - tail.deliveredChangedMillis >= 1_000);
     }
 
     /** Starts the re-read owed first once it is due, moves its events, and ends it once it has all gone. */
     private int reread(Tail tail) throws InterruptedException {
         if (tail.reread == null) {
             Owed next = tail.owed.peekFirst();
-            if (next == null || (clock.millis() * 1_000_000L < next.dueEpochNanos()
-                    && tail.subscription.flushedThroughTsNs() < next.untilTsNs())) {
+            if (next == null || !next.caughtUp()) {
+                return 0;
+            }
+            long flushed = tail.subscription.flushedThroughTsNs();
+            boolean due = flushed > 0 ? flushed >= next.untilTsNs() : clock.millis() >= next.dueMillis();
+            if (!due) {
                 return 0;
             }
             tail.owed.pollFirst();
@@ -209,21 +250,47 @@ final class FilerTails implements AutoCloseable {
             merge.addReread(tail.rereadName);
             rereadsStarted++;
         }
-        int moved = move(tail.reread, tail.rereadName);
-        if (tail.reread.finished() && tail.reread.bufferedEvents() == 0 && merge.pendingOf(tail.rereadName) == 0) {
-            log.info("filer {}: read ts_ns {} to {} again ({})", tail.address, tail.reading.sinceTsNs(),
-                    tail.reading.untilTsNs(), tail.reread.state());
+        int moved = 0;
+        boolean failed = false;
+        try {
+            moved = move(tail.reread, tail.rereadName);
+        } catch (SeaweedCallException e) {
+            // A second read is a repair: its failure is reported, never the end of the tail.
+            log.warn("filer {}: the second read of ts_ns {} to {} failed ({}); what the catch-up skipped there, if "
+                    + "anything, stays unpublished", tail.address, tail.reading.sinceTsNs(), tail.reading.untilTsNs(),
+                    e.getMessage());
+            rereadsFailed++;
+            failed = true;
+        }
+        if ((failed || tail.reread.finished()) && merge.pendingOf(tail.rereadName) == 0) {
+            if (!failed) {
+                log.info("filer {}: read ts_ns {} to {} again", tail.address, tail.reading.sinceTsNs(),
+                        tail.reading.untilTsNs());
+            }
+            endReread(tail);
+        }
+        return moved;
+    }
+
+    private void endReread(Tail tail) {
+        if (tail.reread != null) {
             tail.reread.close();
             tail.reread = null;
             tail.reading = null;
-            merge.removeFiler(tail.rereadName);
         }
-        return moved;
+        merge.removeFiler(tail.rereadName);
     }
 
     /** Whether {@code stream} names a re-read's stream rather than a filer's own. */
     static boolean isReread(String stream) {
         return stream.endsWith(REREAD_SUFFIX);
+    }
+
+    /** Re-reads that failed since the last call. */
+    int newFailedRereads() {
+        int n = rereadsFailed - rereadsFailedSeen;
+        rereadsFailedSeen = rereadsFailed;
+        return n;
     }
 
     /** Re-reads started since the last call. */

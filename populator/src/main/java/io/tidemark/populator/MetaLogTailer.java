@@ -352,6 +352,9 @@ public final class MetaLogTailer {
                     for (int i = tails.newRereads(); i > 0; i--) {
                         metrics.filerReread();
                     }
+                    for (int i = tails.newFailedRereads(); i > 0; i--) {
+                        metrics.filerRereadFailed();
+                    }
                     for (String silent : tails.silentFor(settings.filerRetire())) {
                         log.error("filer {}: not heard from for {}; retired, its cursor dropped (should it come back, "
                                 + "it is tailed from a cold-start overlap before what is published then)", silent,

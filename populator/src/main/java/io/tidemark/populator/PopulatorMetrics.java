@@ -35,6 +35,7 @@ public final class PopulatorMetrics {
     private final LongAdder filerLateUnverified = new LongAdder();
     private final LongAdder filersRetired = new LongAdder();
     private final LongAdder filerRereads = new LongAdder();
+    private final LongAdder filerRereadsFailed = new LongAdder();
     private final LongAdder filerRecovered = new LongAdder();
     private volatile int filersTailed;
     private volatile int filersQuiet;
@@ -120,6 +121,9 @@ public final class PopulatorMetrics {
                 .description("With several filers: spans of a filer's log read again once flushed, after a "
                         + "(re)connection whose catch-up may have skipped its own events (populator.filers.flush"
                         + ".interval.ms)").register(registry);
+        FunctionCounter.builder("tidemark.populator.filer.rereads.failed", filerRereadsFailed, LongAdder::sum)
+                .description("With several filers: second reads that failed (a permanent error from the filer): "
+                        + "what the catch-up skipped in their span, if anything, stays unpublished").register(registry);
         FunctionCounter.builder("tidemark.populator.filer.events.recovered", filerRecovered, LongAdder::sum)
                 .description("With several filers: events a filer's stream skipped in a catch-up and a re-read "
                         + "found, published late (also counted in filer.events.late)").register(registry);
@@ -323,6 +327,10 @@ public final class PopulatorMetrics {
 
     void filerReread() {
         filerRereads.increment();
+    }
+
+    void filerRereadFailed() {
+        filerRereadsFailed.increment();
     }
 
     void filerRecovered() {

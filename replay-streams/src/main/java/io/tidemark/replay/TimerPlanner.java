@@ -161,14 +161,20 @@ final class TimerPlanner {
             case DELETE_MARKER_CREATED: {
                 // The marker is latest now, unless the version the current timer knows was written after it: then
                 // this event came late (through a filer released late, or a copy published again) and the timer
-                // stands. Judged by the entries' mtimes, which the gateways stamp; if they are wrong about the order,
-                // the timer fires on a version that is not latest, the gateway answers NOOP and a walk of the key
-                // follows, which is slow but deletes nothing and loses nothing.
-                Optional<ReplayTimer> armed = existing.apply(currentId);
-                Change current = armed.filter(t -> t.modTime() != null
-                                && t.modTime().isAfter(S3Entries.modTime(entry))).isPresent()
+                // stands. Judged by the entries' mtimes, which the gateways stamp in whole seconds, and within one
+                // second by the filers' stamps of the two events; if they are wrong about the order, the timer fires
+                // on a version that is not latest, the gateway answers NOOP and a walk of the key follows, which is
+                // slow but deletes nothing and loses nothing.
+                Instant markerTime = S3Entries.modTime(entry);
+                Change current = existing.apply(currentId)
+                        .filter(t -> armedOnLaterEntry(t, markerTime, record.getTsNs())).isPresent()
                         ? new Nothing("late-removal") : new Cancel(currentId);
-                return List.of(current, armMarker(record, rules, entry, versionFile, now));
+                // Nor does a late marker take the candidate's place from a marker placed after it.
+                String markerVersion = S3Entries.versionId(entry, versionFile);
+                Change marker = existing.apply(markerId).filter(t -> !t.versionId().equals(markerVersion)
+                        && armedOnLaterEntry(t, markerTime, record.getTsNs())).isPresent()
+                        ? new Nothing("late-marker") : armMarker(record, rules, entry, versionFile, now);
+                return List.of(current, marker);
             }
             case VERSION_DELETED: {
                 String deleted = S3Entries.versionId(entry, versionFile);
@@ -416,6 +422,18 @@ final class TimerPlanner {
         boolean anotherEntry = !timer.identity().equals(ObjectTask.ExpectedIdentity.of(EntryIdentity.of(removed)));
         boolean notOlder = !timer.modTime().isBefore(S3Entries.modTime(removed));
         return anotherEntry && notOlder ? new Nothing("late-removal") : new Cancel(timerId);
+    }
+
+    /**
+     * Whether {@code timer} was armed on an entry written after the one an event stamped {@code eventTsNs} brought,
+     * whose mtime is {@code entryTime}: a later mtime, or the same (gateways stamp whole seconds) and a later event.
+     */
+    private static boolean armedOnLaterEntry(ReplayTimer timer, Instant entryTime, long eventTsNs) {
+        if (timer.modTime() == null) {
+            return false;
+        }
+        int order = timer.modTime().compareTo(entryTime);
+        return order > 0 || order == 0 && timer.armedTsNs() > eventTsNs;
     }
 
     private static boolean bareVersion(String versionId) {

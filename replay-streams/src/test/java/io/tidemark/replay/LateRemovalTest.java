@@ -159,4 +159,59 @@ class LateRemovalTest {
 
         assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).isNull();
     }
+
+    /** Gateways stamp mtimes in whole seconds: a DELETE and a PUT at once give the marker and the version one mtime. */
+    @Test
+    void shouldKeepTheNewVersionsTimerWhenALateMarkerHasTheSameMtime() {
+        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
+        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
+        Instant second = T0.plusSeconds(1);
+        Entry marker = Events.object(S3Layout.VERSION_FILE_PREFIX + "m", second, 0, Map.of(S3Layout.DELETE_MARKER,
+                "true"));
+        Entry v2 = Events.object(S3Layout.VERSION_FILE_PREFIX + "2", second, 20, Map.of());
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v2, second.plusMillis(300)), rules,
+                second.plusMillis(300));
+
+        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, marker, second.plusMillis(200)),
+                rules, second.plusMillis(400));
+
+        assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).isNotNull()
+                .extracting(ReplayTimer::identity).isEqualTo(identity(v2));
+    }
+
+    @Test
+    void shouldCancelOnAMarkerInOrderWithTheSameMtimeAsTheVersion() {
+        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
+        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
+        Instant second = T0.plusSeconds(1);
+        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", second, 10, Map.of());
+        Entry marker = Events.object(S3Layout.VERSION_FILE_PREFIX + "m", second, 0, Map.of(S3Layout.DELETE_MARKER,
+                "true"));
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v1, second.plusMillis(100)), rules,
+                second.plusMillis(100));
+
+        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, marker, second.plusMillis(200)),
+                rules, second.plusMillis(200));
+
+        assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).isNull();
+    }
+
+    @Test
+    void shouldKeepALaterMarkersCandidateWhenAnEarlierMarkerComesLate() {
+        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
+        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
+        Entry m1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "m1", T0.plusSeconds(1), 0,
+                Map.of(S3Layout.DELETE_MARKER, "true"));
+        Entry m3 = Events.object(S3Layout.VERSION_FILE_PREFIX + "m3", T0.plusSeconds(3), 0,
+                Map.of(S3Layout.DELETE_MARKER, "true"));
+        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, m3, T0.plusSeconds(3)), rules,
+                T0.plusSeconds(3));
+        String candidate = timers.get(TimerPlanner.markerTimerId("v", "k")).versionId();
+
+        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, m1, T0.plusSeconds(1)), rules,
+                T0.plusSeconds(4));
+
+        assertThat(timers.get(TimerPlanner.markerTimerId("v", "k"))).isNotNull()
+                .extracting(ReplayTimer::versionId).isEqualTo(candidate);
+    }
 }
