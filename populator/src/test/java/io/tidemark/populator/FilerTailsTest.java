@@ -35,8 +35,7 @@ class FilerTailsTest {
                     System::nanoTime);
             List<FilerMerge.Taken> taken = new ArrayList<>();
             long now = EpochNanos.of(Clock.systemUTC().instant());
-            try (FilerTails tails = new FilerTails(settings, "/buckets/",
-                    a -> FilerClient.connect(a, GrpcTls.PLAINTEXT, Duration.ofSeconds(5)), merge, Clock.systemUTC())) {
+            try (FilerTails tails = tails(settings, merge)) {
                 // Tailed from now, as a running populator tails them: each filer's own events, from memory.
                 for (String address : emulator.filerAddresses()) {
                     tails.open(address, new FilerCursor(now, 0, 0));
@@ -52,12 +51,7 @@ class FilerTailsTest {
                     }
                     workload.awaitFinished();
                 }
-                int expected = ownEvents(emulator, now).size();
-                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                while (taken.stream().filter(t -> !t.duplicate()).count() < expected && System.nanoTime() < deadline) {
-                    tails.pump(Duration.ofMillis(10));
-                    taken.addAll(merge.release(1_000));
-                }
+                drain(tails, merge, taken, ownEvents(emulator, now).size());
             }
             List<Long> published = taken.stream().filter(t -> !t.duplicate()).map(FilerMerge.Taken::tsNs).sorted()
                     .toList();
@@ -73,7 +67,7 @@ class FilerTailsTest {
 
     /**
      * Issue 46 item 1: filers that flush their logs once a second each on its own schedule, as upstream does once a
-     * minute, and streams broken twice mid-run. Each reconnection's catch-up reads every filer's flushed files first
+     * minute, and streams that fall behind mid-run and then break. Each reconnection's catch-up reads every filer's flushed files first
      * and goes on from the filer's memory at the last stamp they gave, skipping its own events not yet flushed and
      * stamped before that. The span is read again once flushed, and every event is published once.
      */
@@ -89,8 +83,7 @@ class FilerTailsTest {
                     System::nanoTime);
             List<FilerMerge.Taken> taken = new ArrayList<>();
             long now = EpochNanos.of(Clock.systemUTC().instant());
-            try (FilerTails tails = new FilerTails(settings, "/buckets/",
-                    a -> FilerClient.connect(a, GrpcTls.PLAINTEXT, Duration.ofSeconds(5)), merge, Clock.systemUTC())) {
+            try (FilerTails tails = tails(settings, merge)) {
                 for (String address : emulator.filerAddresses()) {
                     tails.open(address, new FilerCursor(now, 0, 0));
                 }
@@ -100,20 +93,24 @@ class FilerTailsTest {
                     while (!workload.finished()) {
                         tails.pump(Duration.ofMillis(10));
                         taken.addAll(merge.release(1_000));
-                        if (drops < 2 && System.nanoTime() - began > (drops + 1) * 1_300_000_000L) {
+                        long at = System.nanoTime() - began;
+                        if (drops == 0 && at > 500_000_000L) {
+                            // The streams fall 1.5 s behind, so both filers flush past where they stand (at 0.5 s
+                            // apart); then they break, and each resumes from there with a catch-up.
+                            emulator.delayLocalStream(0, Duration.ofMillis(1_500));
+                            emulator.delayLocalStream(1, Duration.ofMillis(1_500));
+                            drops++;
+                        } else if (drops == 1 && at > 2_000_000_000L) {
+                            emulator.delayLocalStream(0, Duration.ZERO);
+                            emulator.delayLocalStream(1, Duration.ZERO);
                             emulator.dropSubscriptions();
                             drops++;
                         }
                     }
                     workload.awaitFinished();
                 }
-                int expected = ownEvents(emulator, now).size();
-                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                while (taken.stream().filter(t -> !t.duplicate()).count() < expected && System.nanoTime() < deadline) {
-                    tails.pump(Duration.ofMillis(10));
-                    taken.addAll(merge.release(1_000));
-                }
-                assertThat(drops).as("streams broken mid-run").isEqualTo(2);
+                drain(tails, merge, taken, ownEvents(emulator, now).size());
+                assertThat(drops).as("streams held back, then broken, mid-run").isEqualTo(2);
             }
             List<Long> published = taken.stream().filter(t -> !t.duplicate()).map(FilerMerge.Taken::tsNs).sorted()
                     .toList();
@@ -121,6 +118,21 @@ class FilerTailsTest {
                     .map(SubscribeMetadataResponse::getTsNs).sorted().toList());
             assertThat(taken).as("found by a re-read, the stream having skipped them")
                     .anyMatch(t -> FilerTails.isReread(t.filer()) && !t.duplicate());
+        }
+    }
+
+    private static FilerTails tails(PopulatorSettings settings, FilerMerge merge) {
+        return new FilerTails(settings, "/buckets/", a -> FilerClient.connect(a, GrpcTls.PLAINTEXT,
+                Duration.ofSeconds(5)), merge, Clock.systemUTC());
+    }
+
+    /** Pumps and releases until {@code expected} events have been published (duplicates aside), or 20 s pass. */
+    private static void drain(FilerTails tails, FilerMerge merge, List<FilerMerge.Taken> taken, int expected)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (taken.stream().filter(t -> !t.duplicate()).count() < expected && System.nanoTime() < deadline) {
+            tails.pump(Duration.ofMillis(10));
+            taken.addAll(merge.release(1_000));
         }
     }
 

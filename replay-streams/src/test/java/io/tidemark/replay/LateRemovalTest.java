@@ -61,6 +61,21 @@ class LateRemovalTest {
         }
     }
 
+    private static final String VERSIONS = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
+
+    private static Entry version(String id, Instant mtime, long size) {
+        return Events.object(S3Layout.VERSION_FILE_PREFIX + id, mtime, size, Map.of());
+    }
+
+    private static Entry marker(String id, Instant mtime) {
+        return Events.object(S3Layout.VERSION_FILE_PREFIX + id, mtime, 0, Map.of(S3Layout.DELETE_MARKER, "true"));
+    }
+
+    /** A versioned key's event, stamped {@code at} by its filer, applied at {@code now}. */
+    private void versioned(EventKind kind, Entry entry, Instant at, Instant now) {
+        apply(Events.record(kind, "v", "k", VERSIONS, null, entry, at), rules(BucketVersioning.ENABLED), now);
+    }
+
     private static ObjectTask.ExpectedIdentity identity(Entry entry) {
         return ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry));
     }
@@ -127,18 +142,12 @@ class LateRemovalTest {
 
     @Test
     void shouldKeepTheNewVersionsTimerWhenTheMarkerBeneathItComesLate() {
-        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
-        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
-        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 10, Map.of());
-        Entry marker = Events.object(S3Layout.VERSION_FILE_PREFIX + "m", T0.plusSeconds(1), 0,
-                Map.of(S3Layout.DELETE_MARKER, "true"));
-        Entry v2 = Events.object(S3Layout.VERSION_FILE_PREFIX + "2", T0.plusSeconds(2), 20, Map.of());
-        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v1, T0), rules, T0);
+        Entry v2 = version("2", T0.plusSeconds(2), 20);
+        versioned(EventKind.VERSION_CREATED, version("1", T0, 10), T0, T0);
 
         // The version written after the marker (through filer A) is published before the marker (through filer B).
-        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v2, T0.plusSeconds(2)), rules,
-                T0.plusSeconds(2));
-        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, marker, T0.plusSeconds(1)), rules,
+        versioned(EventKind.VERSION_CREATED, v2, T0.plusSeconds(2), T0.plusSeconds(2));
+        versioned(EventKind.DELETE_MARKER_CREATED, marker("m", T0.plusSeconds(1)), T0.plusSeconds(1),
                 T0.plusSeconds(3));
 
         assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).as("the latest version's timer").isNotNull()
@@ -147,14 +156,9 @@ class LateRemovalTest {
 
     @Test
     void shouldStillCancelTheCurrentTimerWhenAMarkerComesInOrder() {
-        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
-        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
-        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", T0, 10, Map.of());
-        Entry marker = Events.object(S3Layout.VERSION_FILE_PREFIX + "m", T0.plusSeconds(1), 0,
-                Map.of(S3Layout.DELETE_MARKER, "true"));
-        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v1, T0), rules, T0);
+        versioned(EventKind.VERSION_CREATED, version("1", T0, 10), T0, T0);
 
-        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, marker, T0.plusSeconds(1)), rules,
+        versioned(EventKind.DELETE_MARKER_CREATED, marker("m", T0.plusSeconds(1)), T0.plusSeconds(1),
                 T0.plusSeconds(1));
 
         assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).isNull();
@@ -163,17 +167,11 @@ class LateRemovalTest {
     /** Gateways stamp mtimes in whole seconds: a DELETE and a PUT at once give the marker and the version one mtime. */
     @Test
     void shouldKeepTheNewVersionsTimerWhenALateMarkerHasTheSameMtime() {
-        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
-        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
         Instant second = T0.plusSeconds(1);
-        Entry marker = Events.object(S3Layout.VERSION_FILE_PREFIX + "m", second, 0, Map.of(S3Layout.DELETE_MARKER,
-                "true"));
-        Entry v2 = Events.object(S3Layout.VERSION_FILE_PREFIX + "2", second, 20, Map.of());
-        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v2, second.plusMillis(300)), rules,
-                second.plusMillis(300));
+        Entry v2 = version("2", second, 20);
+        versioned(EventKind.VERSION_CREATED, v2, second.plusMillis(300), second.plusMillis(300));
 
-        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, marker, second.plusMillis(200)),
-                rules, second.plusMillis(400));
+        versioned(EventKind.DELETE_MARKER_CREATED, marker("m", second), second.plusMillis(200), second.plusMillis(400));
 
         assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).isNotNull()
                 .extracting(ReplayTimer::identity).isEqualTo(identity(v2));
@@ -181,34 +179,21 @@ class LateRemovalTest {
 
     @Test
     void shouldCancelOnAMarkerInOrderWithTheSameMtimeAsTheVersion() {
-        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
-        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
         Instant second = T0.plusSeconds(1);
-        Entry v1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "1", second, 10, Map.of());
-        Entry marker = Events.object(S3Layout.VERSION_FILE_PREFIX + "m", second, 0, Map.of(S3Layout.DELETE_MARKER,
-                "true"));
-        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", dir, null, v1, second.plusMillis(100)), rules,
-                second.plusMillis(100));
+        versioned(EventKind.VERSION_CREATED, version("1", second, 10), second.plusMillis(100), second.plusMillis(100));
 
-        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, marker, second.plusMillis(200)),
-                rules, second.plusMillis(200));
+        versioned(EventKind.DELETE_MARKER_CREATED, marker("m", second), second.plusMillis(200), second.plusMillis(200));
 
         assertThat(timers.get(TimerPlanner.currentTimerId("v", "k"))).isNull();
     }
 
     @Test
     void shouldKeepALaterMarkersCandidateWhenAnEarlierMarkerComesLate() {
-        Optional<BucketRules> rules = rules(BucketVersioning.ENABLED);
-        String dir = "/buckets/v/k" + S3Layout.VERSIONS_SUFFIX;
-        Entry m1 = Events.object(S3Layout.VERSION_FILE_PREFIX + "m1", T0.plusSeconds(1), 0,
-                Map.of(S3Layout.DELETE_MARKER, "true"));
-        Entry m3 = Events.object(S3Layout.VERSION_FILE_PREFIX + "m3", T0.plusSeconds(3), 0,
-                Map.of(S3Layout.DELETE_MARKER, "true"));
-        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, m3, T0.plusSeconds(3)), rules,
+        versioned(EventKind.DELETE_MARKER_CREATED, marker("m3", T0.plusSeconds(3)), T0.plusSeconds(3),
                 T0.plusSeconds(3));
         String candidate = timers.get(TimerPlanner.markerTimerId("v", "k")).versionId();
 
-        apply(Events.record(EventKind.DELETE_MARKER_CREATED, "v", "k", dir, null, m1, T0.plusSeconds(1)), rules,
+        versioned(EventKind.DELETE_MARKER_CREATED, marker("m1", T0.plusSeconds(1)), T0.plusSeconds(1),
                 T0.plusSeconds(4));
 
         assertThat(timers.get(TimerPlanner.markerTimerId("v", "k"))).isNotNull()
