@@ -31,10 +31,11 @@ final class FilerTails implements AutoCloseable {
     /**
      * A span of a filer's log to read again once the filer has flushed it; see {@link #noteConnections}.
      *
-     * @param untilTsNs  where the span ends: when the stream was first seen caught up, and the skew (0: not yet)
+     * @param connectedAtNs when the last connection the span stands for was made, by this host's clock
+     * @param untilTsNs  where the span ends (0: not known yet, the stream has not caught up)
      * @param dueMillis  by this process's clock, when the filer has surely flushed it
      */
-    private record Owed(long sinceTsNs, long untilTsNs, long dueMillis) {
+    private record Owed(long sinceTsNs, long connectedAtNs, long untilTsNs, long dueMillis) {
         boolean caughtUp() {
             return untilTsNs != 0;
         }
@@ -50,6 +51,8 @@ final class FilerTails implements AutoCloseable {
         Owed reading;
         long deliveredSeen;
         long deliveredChangedMillis;
+        /** The newest stamp the second read under way found that was not published before (0: none yet). */
+        long recoveredMaxTsNs;
         FilerCursor cursor;
         int reconnectsSeen;
         long outOfOrderSeen;
@@ -191,20 +194,28 @@ final class FilerTails implements AutoCloseable {
             Owed last = tail.owed.peekLast();
             if (last != null && !last.caughtUp()) {
                 tail.owed.pollLast();
-                tail.owed.addLast(new Owed(Math.min(last.sinceTsNs(), since), 0, 0));
+                tail.owed.addLast(new Owed(Math.min(last.sinceTsNs(), since), c.atEpochNanos(), 0, 0));
             } else {
-                tail.owed.addLast(new Owed(since, 0, 0));
+                tail.owed.addLast(new Owed(since, c.atEpochNanos(), 0, 0));
             }
         }
         if (tail.owed.isEmpty() || tail.owed.peekLast().caughtUp() || !caughtUp(tail)) {
             return;
         }
-        // Caught up: the stream reads from memory now, so the switch has happened. Due once the filer has flushed
-        // past this point: one flush interval, the skew and a second's margin from now, or as soon as it says so.
+        // Caught up, as far as can be told from here: the span ends no sooner than one flush interval after the
+        // connection (the files a catch-up reads were flushed by then, unless it ran long), and a second read that
+        // finds skipped events near its end is followed by another (see reread). Due once the filer has flushed
+        // that far: one flush interval, twice the skew and a second's margin later, or as soon as it says so.
         long now = clock.millis();
         Owed last = tail.owed.pollLast();
-        tail.owed.addLast(new Owed(last.sinceTsNs(), now * 1_000_000L + skew,
-                now + settings.filerFlushInterval().toMillis() + 2 * settings.filerMaxClockSkew().toMillis() + 1_000));
+        long until = Math.max(now * 1_000_000L, last.connectedAtNs() + interval) + skew;
+        tail.owed.addLast(new Owed(last.sinceTsNs(), last.connectedAtNs(), until, dueAfter(until)));
+    }
+
+    /** When a span up to {@code untilTsNs} is surely flushed, by this process's clock. */
+    private long dueAfter(long untilTsNs) {
+        return Math.max(clock.millis(), untilTsNs / 1_000_000L) + settings.filerFlushInterval().toMillis()
+                + 2 * settings.filerMaxClockSkew().toMillis() + 1_000;
     }
 
     /**
@@ -247,6 +258,7 @@ final class FilerTails implements AutoCloseable {
                     .withBufferSize(Math.max(1_024, settings.batchMaxEvents()));
             tail.reread = tail.client.subscribe(options);
             tail.reading = next;
+            tail.recoveredMaxTsNs = 0;
             merge.addReread(tail.rereadName);
             rereadsStarted++;
         }
@@ -263,9 +275,17 @@ final class FilerTails implements AutoCloseable {
             failed = true;
         }
         if ((failed || tail.reread.finished()) && merge.pendingOf(tail.rereadName) == 0) {
+            Owed done = tail.reading;
             if (!failed) {
-                log.info("filer {}: read ts_ns {} to {} again", tail.address, tail.reading.sinceTsNs(),
-                        tail.reading.untilTsNs());
+                log.info("filer {}: read ts_ns {} to {} again{}", tail.address, done.sinceTsNs(), done.untilTsNs(),
+                        tail.recoveredMaxTsNs > 0 ? "; found what its stream had skipped" : "");
+            }
+            long interval = settings.filerFlushInterval().toNanos();
+            if (!failed && tail.recoveredMaxTsNs > done.untilTsNs() - interval) {
+                // Skipped events right up to the span's end: the catch-up's switch to memory may lie beyond it.
+                long skew = settings.filerMaxClockSkew().toNanos();
+                long until = done.untilTsNs() + interval + skew;
+                tail.owed.addFirst(new Owed(done.untilTsNs() - skew, done.connectedAtNs(), until, dueAfter(until)));
             }
             endReread(tail);
         }
@@ -306,6 +326,13 @@ final class FilerTails implements AutoCloseable {
 
     /** Moves the cursor of the filer an event left the merge from. */
     void taken(FilerMerge.Taken taken) {
+        if (isReread(taken.filer())) {
+            Tail own = tails.get(taken.filer().substring(0, taken.filer().length() - REREAD_SUFFIX.length()));
+            if (own != null && !taken.duplicate()) {
+                own.recoveredMaxTsNs = Math.max(own.recoveredMaxTsNs, taken.tsNs());
+            }
+            return;
+        }
         Tail tail = tails.get(taken.filer());
         if (tail == null) {
             return;
