@@ -53,6 +53,8 @@ final class FilerTails implements AutoCloseable {
         long deliveredChangedMillis;
         /** The newest stamp the second read under way found that was not published before (0: none yet). */
         long recoveredMaxTsNs;
+        /** The second read under way failed: it is ended once what it gave the merge has gone out. */
+        boolean rereadFailed;
         FilerCursor cursor;
         int reconnectsSeen;
         long outOfOrderSeen;
@@ -259,21 +261,25 @@ final class FilerTails implements AutoCloseable {
             tail.reread = tail.client.subscribe(options);
             tail.reading = next;
             tail.recoveredMaxTsNs = 0;
+            tail.rereadFailed = false;
             merge.addReread(tail.rereadName);
             rereadsStarted++;
         }
         int moved = 0;
-        boolean failed = false;
-        try {
-            moved = move(tail.reread, tail.rereadName);
-        } catch (SeaweedCallException e) {
-            // A second read is a repair: its failure is reported, never the end of the tail.
-            log.warn("filer {}: the second read of ts_ns {} to {} failed ({}); what the catch-up skipped there, if "
-                    + "anything, stays unpublished", tail.address, tail.reading.sinceTsNs(), tail.reading.untilTsNs(),
-                    e.getMessage());
-            rereadsFailed++;
-            failed = true;
+        if (!tail.rereadFailed) {
+            try {
+                moved = move(tail.reread, tail.rereadName);
+            } catch (SeaweedCallException e) {
+                // A second read is a repair: its failure is reported once, never the end of the tail; what it
+                // already gave the merge still goes out.
+                log.warn("filer {}: the second read of ts_ns {} to {} failed ({}); what the catch-up skipped there, "
+                        + "if anything, stays unpublished", tail.address, tail.reading.sinceTsNs(),
+                        tail.reading.untilTsNs(), e.getMessage());
+                rereadsFailed++;
+                tail.rereadFailed = true;
+            }
         }
+        boolean failed = tail.rereadFailed;
         if ((failed || tail.reread.finished()) && merge.pendingOf(tail.rereadName) == 0) {
             Owed done = tail.reading;
             if (!failed) {
