@@ -356,25 +356,36 @@ public class TidemarkConfig extends AbstractConfig {
         return effective;
     }
 
-    /** -1 (a documented "none" or "the broker's"), or at least a minimum: never 0, which would mean "at once". */
-    static final class MinusOneOrAtLeast implements ConfigDef.Validator {
+    /**
+     * -1 (a documented "none", "the broker's" or "no bound"), or at least a minimum: never 0, which would mean "at
+     * once" or "unlimited" by accident.
+     */
+    public static final class MinusOneOrAtLeast implements ConfigDef.Validator {
         private final long min;
+        private final String minusOne;
 
-        MinusOneOrAtLeast(long min) {
+        public MinusOneOrAtLeast(long min) {
             this.min = min;
+            this.minusOne = "-1";
+        }
+
+        /** @param minusOneMeans what -1 stands for, named in the error and the reference ("no bound") */
+        public MinusOneOrAtLeast(long min, String minusOneMeans) {
+            this.min = min;
+            this.minusOne = "-1 (" + minusOneMeans + ")";
         }
 
         @Override
         public void ensureValid(String name, Object value) {
             long v = ((Number) value).longValue();
             if (v != -1 && v < min) {
-                throw new ConfigException(name, value, "must be -1 or at least " + min);
+                throw new ConfigException(name, value, "must be " + minusOne + " or at least " + min);
             }
         }
 
         @Override
         public String toString() {
-            return "-1, or at least " + min;
+            return minusOne + ", or at least " + min;
         }
     }
 

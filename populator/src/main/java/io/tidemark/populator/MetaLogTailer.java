@@ -349,12 +349,8 @@ public final class MetaLogTailer {
                         gaps.afterReconnect(furthestBehind(checkpoint.withFilers(tails.cursors())));
                     }
                     metrics.outOfOrder(tails.newOutOfOrder());
-                    for (int i = tails.newRereads(); i > 0; i--) {
-                        metrics.filerReread();
-                    }
-                    for (int i = tails.newFailedRereads(); i > 0; i--) {
-                        metrics.filerRereadFailed();
-                    }
+                    metrics.filerRereads(tails.newRereads());
+                    metrics.filerRereadsFailed(tails.newFailedRereads());
                     for (String silent : tails.silentFor(settings.filerRetire())) {
                         log.error("filer {}: not heard from for {}; retired, its cursor dropped (should it come back, "
                                 + "it is tailed from a cold-start overlap before what is published then)", silent,

@@ -325,12 +325,12 @@ public final class PopulatorMetrics {
         }
     }
 
-    void filerReread() {
-        filerRereads.increment();
+    void filerRereads(int started) {
+        filerRereads.add(started);
     }
 
-    void filerRereadFailed() {
-        filerRereadsFailed.increment();
+    void filerRereadsFailed(int failed) {
+        filerRereadsFailed.add(failed);
     }
 
     void filerRecovered() {

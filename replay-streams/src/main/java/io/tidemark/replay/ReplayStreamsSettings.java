@@ -8,7 +8,6 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
-import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Replay-streams' settings for its timers, read once from the configuration registry.
@@ -79,7 +78,7 @@ public record ReplayStreamsSettings(Duration punctuateInterval, int maxFiredPerT
                     .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                             "How often replay-streams logs its status line.")
                     .define(ROCKSDB_MEMORY_BYTES, Type.LONG, DEFAULT_ROCKSDB_MEMORY_BYTES,
-                            new UnboundedOrAtLeast(MIN_ROCKSDB_MEMORY_BYTES), Importance.MEDIUM,
+                            new TidemarkConfig.MinusOneOrAtLeast(MIN_ROCKSDB_MEMORY_BYTES, "no bound"), Importance.MEDIUM,
                             "Off-heap memory all of one instance's RocksDB stores share (the timer stores of every "
                                     + "shard it runs, active and standby, and the bucket-configs global store): one "
                                     + "block cache of this size holds their data, index and filter blocks and, charged "
@@ -88,28 +87,6 @@ public record ReplayStreamsSettings(Duration punctuateInterval, int maxFiredPerT
                                     + "lifts the bound: each store then takes Kafka Streams' defaults (a 50 MB cache "
                                     + "and up to three 16 MB memtables per store, indexes outside any cache). A setter "
                                     + "named in kafka.streams.rocksdb.config.setter replaces this bound.");
-        }
-    }
-
-    /** -1 (spelled-out "no bound"), or at least a minimum: 0 would not mean unlimited, so it is refused. */
-    static final class UnboundedOrAtLeast implements ConfigDef.Validator {
-        private final long min;
-
-        UnboundedOrAtLeast(long min) {
-            this.min = min;
-        }
-
-        @Override
-        public void ensureValid(String name, Object value) {
-            long v = ((Number) value).longValue();
-            if (v != -1 && v < min) {
-                throw new ConfigException(name, value, "must be -1 (no bound) or at least " + min);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "-1 (no bound), or at least " + min;
         }
     }
 }

@@ -60,8 +60,10 @@ public final class DirectedHistories {
 
     /** One history by name. */
     public static History named(String name, long dayMillis) {
-        History history = all(dayMillis).containsKey(name) ? all(dayMillis).get(name)
-                : severalFilers(dayMillis).get(name);
+        History history = all(dayMillis).get(name);
+        if (history == null) {
+            history = severalFilers(dayMillis).get(name);
+        }
         if (history == null) {
             throw new IllegalArgumentException("no directed history \"" + name + "\"; known: " + names());
         }

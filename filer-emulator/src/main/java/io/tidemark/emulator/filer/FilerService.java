@@ -313,7 +313,7 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                             && request.getClientSupportsIdleHeartbeat() && !cancelled && !dropped.get()) {
                         awaitReady();
                         out.onNext(SubscribeMetadataResponse.newBuilder().setTsNs(lastSentTs)
-                                .setFlushedTsNs(flushModel() ? store.flushedBeforeNs(self) - 1 : metaLog.lastTsNs())
+                                .setFlushedTsNs(flushed ? store.flushedBeforeNs(self) - 1 : metaLog.lastTsNs())
                                 .build());
                     }
                 }
