@@ -23,17 +23,23 @@ import java.util.TreeMap;
  * @param gap             the last meta-log gap found, {@code null} if none ever was
  * @param filers          with several filers, each one's own cursor by address ({@code null} with one filer): then
  *                        {@code tsNs} and {@code eventsAtTs} say how far the merge of their streams was published
+ * @param filersListedNs  with filers found through the master: when (by the populator's clock) it was last asked for
+ *                        a list of filers that all have a cursor in {@code filers}. A filer without one joined later,
+ *                        so its events are stamped no earlier, less the clocks' skew ({@code null}: not known)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs,
-                                  String coldStartCursor, Long walkAllNs, Gap gap, Map<String, FilerCursor> filers) {
+                                  String coldStartCursor, Long walkAllNs, Gap gap, Map<String, FilerCursor> filers,
+                                  Long filersListedNs) {
 
     /** The key of the one checkpoint record. */
     public static final String KEY = "populator";
 
     /**
-     * The filer no longer served the meta-log from where the populator was to resume: its oldest log file started
-     * after that (the logs were purged, or the checkpoint is older than the filer's history).
+     * A span of the meta-log the populator cannot publish from the filers' logs: the filer no longer served it from
+     * where the populator was to resume (its oldest log file started after that: the logs were purged, or the
+     * checkpoint is older than the filer's history), or a filer found late may have written in it before it could be
+     * told from its peers' copies there ({@link #filerFoundLate}).
      *
      * @param fromNs  where the populator was to resume
      * @param toNs    where the filer's meta-log now starts
@@ -53,6 +59,11 @@ public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, lon
 
     public PopulatorCheckpoint {
         filers = filers == null ? null : Collections.unmodifiableMap(new TreeMap<>(filers));
+    }
+
+    public PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs, String coldStartCursor,
+                               Long walkAllNs, Gap gap, Map<String, FilerCursor> filers) {
+        this(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, walkAllNs, gap, filers, null);
     }
 
     public PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, long coldStartNs, String coldStartCursor,
@@ -82,18 +93,31 @@ public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, lon
     /** The checkpoint after one more batch, given the timestamp and same-timestamp count it ends on. */
     public PopulatorCheckpoint advancedTo(long lastTsNs, int lastEventsAtTs, int batchSize) {
         return new PopulatorCheckpoint(lastTsNs, lastEventsAtTs, published + batchSize, coldStartNs, coldStartCursor,
-                walkAllNs, gap, filers);
+                walkAllNs, gap, filers, filersListedNs);
+    }
+
+    /** The same checkpoint resuming after {@code tsNs} instead, {@code eventsAtTs} events there already taken. */
+    public PopulatorCheckpoint resumingAfter(long tsNs, int eventsAtTs) {
+        return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, walkAllNs, gap,
+                filers, filersListedNs);
     }
 
     /** The same checkpoint with the filers' cursors replaced. */
     public PopulatorCheckpoint withFilers(Map<String, FilerCursor> cursors) {
-        return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, walkAllNs, gap, cursors);
+        return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, walkAllNs, gap, cursors,
+                filersListedNs);
+    }
+
+    /** The same checkpoint, the master's list of filers read at {@code listedNs} and every filer in it tailed. */
+    public PopulatorCheckpoint withFilersListedAt(long listedNs) {
+        return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, coldStartCursor, walkAllNs, gap, filers,
+                listedNs);
     }
 
     /** The same subscription start with the enumeration committed up to {@code cursor} ({@code null}: complete). */
     public PopulatorCheckpoint enumeratedTo(String cursor) {
         return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, cursor, cursor == null ? null
-                : walkAllNs, gap, filers);
+                : walkAllNs, gap, filers, filersListedNs);
     }
 
     /**
@@ -114,6 +138,16 @@ public record PopulatorCheckpoint(long tsNs, int eventsAtTs, long published, lon
             }
         }
         return new PopulatorCheckpoint(resumeNs, resumeNs == tsNs ? eventsAtTs : 0, published, coldStartNs, "", foundNs,
-                new Gap(fromNs, oldestNs, foundNs, gap == null ? 1 : gap.count() + 1), raised);
+                new Gap(fromNs, oldestNs, foundNs, gap == null ? 1 : gap.count() + 1), raised, filersListedNs);
+    }
+
+    /**
+     * A filer found at {@code foundNs} may have written from {@code fromNs} on, and its stream is read only from
+     * {@code toNs}: the span between is a gap of its own, recovered by walking every lifecycle bucket. Where the
+     * others are is unchanged.
+     */
+    public PopulatorCheckpoint filerFoundLate(long fromNs, long toNs, long foundNs) {
+        return new PopulatorCheckpoint(tsNs, eventsAtTs, published, coldStartNs, "", foundNs,
+                new Gap(fromNs, toNs, foundNs, gap == null ? 1 : gap.count() + 1), filers, filersListedNs);
     }
 }

@@ -62,12 +62,19 @@ final class FilerDiscovery implements AutoCloseable {
     }
 
     /**
-     * Every filer known now, by gRPC address, with when it joined the cluster where the master says ({@code empty}
+     * The filers known now, by gRPC address, with when each joined the cluster where the master says ({@code empty}
      * for a filer only listed in the settings).
+     *
+     * @param listed whether the master answered this time: then every filer it had at the call is here
      */
-    Map<String, Optional<Instant>> find() {
+    record Found(Map<String, Optional<Instant>> filers, boolean listed) {
+    }
+
+    /** Every filer known now: those listed in the settings, and the master's, as it answers now or last did. */
+    Found find() {
         Map<String, Optional<Instant>> found = new LinkedHashMap<>();
         listed.forEach(a -> found.put(a, Optional.empty()));
+        boolean answered = false;
         if (master != null) {
             try {
                 Map<String, Optional<Instant>> fromMaster = new LinkedHashMap<>();
@@ -79,6 +86,7 @@ final class FilerDiscovery implements AutoCloseable {
                 }
                 masterFailing = false;
                 lastFromMaster = fromMaster;
+                answered = true;
             } catch (RuntimeException e) {
                 if (!masterFailing) {
                     log.warn("the master's filer list cannot be read ({}); going on with the last one, {} filer(s)",
@@ -88,7 +96,7 @@ final class FilerDiscovery implements AutoCloseable {
             }
             lastFromMaster.forEach(found::putIfAbsent);
         }
-        return found;
+        return new Found(found, answered);
     }
 
     @Override

@@ -237,6 +237,11 @@ final class FilerMerge {
         return now - s.lastEventNanos < holdMax.toNanos();
     }
 
+    /** Whether a copy of an event stamped {@code tsNs}, released before, would be recognised if it came again. */
+    boolean recognisesCopiesFrom(long tsNs) {
+        return released.covers(tsNs);
+    }
+
     /** Events of {@code filer} offered and not yet released. */
     int pendingOf(String filer) {
         Stream s = streams.get(filer);

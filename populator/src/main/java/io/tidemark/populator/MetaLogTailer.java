@@ -56,6 +56,8 @@ public final class MetaLogTailer {
     private final ShardFunction shards;
     private final Clock clock;
     private final FilerClock filerTime;
+    /** The filers' time when the master is asked for its list of them, carried forward between readings. */
+    private final FilerClock listingClock;
     private final PopulatorMetrics metrics;
     /** Several filers, each tailed on its own ({@link FilerTails}); {@code null}: {@code filer}'s stream alone. */
     private final FilerDiscovery discovery;
@@ -86,6 +88,7 @@ public final class MetaLogTailer {
         this.shards = shards;
         this.clock = clock;
         this.filerTime = FilerClock.of(filer, clock, Duration.ZERO);
+        this.listingClock = FilerClock.of(filer, clock, FilerClock.DEFAULT_MAX_AGE);
         this.metrics = metrics;
     }
 
@@ -126,8 +129,7 @@ public final class MetaLogTailer {
                 log.info("cold start: no checkpoint; enumerating buckets under {}", bucketsDirectory);
                 metrics.coldStart();
                 PopulatorCheckpoint start = new PopulatorCheckpoint(subscribeFrom, 0, 0, startNs, "");
-                checkpoint = term.coldStart.enumerate(discovery == null ? start
-                        : start.withFilers(startingCursors(subscribeFrom)));
+                checkpoint = term.coldStart.enumerate(discovery == null ? start : startingCursors(start, startNs));
             } else if (checkpoint.get().coldStarting()) {
                 log.info("{}: resuming the bucket enumeration after \"{}\"", checkpoint.get().walkingAll()
                         ? "meta-log gap" : "cold start", checkpoint.get().coldStartCursor());
@@ -158,15 +160,16 @@ public final class MetaLogTailer {
             return checkpoint;
         }
         long low = checkpoint.filers().values().stream().mapToLong(FilerCursor::tsNs).min().orElse(checkpoint.tsNs());
-        return low >= checkpoint.tsNs() ? checkpoint : new PopulatorCheckpoint(low, 0, checkpoint.published(),
-                checkpoint.coldStartNs(), checkpoint.coldStartCursor(), checkpoint.walkAllNs(), checkpoint.gap(),
-                checkpoint.filers());
+        return low >= checkpoint.tsNs() ? checkpoint : checkpoint.resumingAfter(low, 0);
     }
 
-    private Map<String, FilerCursor> startingCursors(long fromNs) {
+    /** A cold start's checkpoint with a cursor for every filer found, where {@code start} subscribes from. */
+    private PopulatorCheckpoint startingCursors(PopulatorCheckpoint start, long startNs) {
         Map<String, FilerCursor> cursors = new TreeMap<>();
-        discovery.find().keySet().forEach(a -> cursors.put(a, new FilerCursor(fromNs, 0, clock.millis())));
-        return cursors;
+        FilerDiscovery.Found found = discovery.find();
+        found.filers().keySet().forEach(a -> cursors.put(a, new FilerCursor(start.tsNs(), 0, clock.millis())));
+        // Asked after startNs, on the filer's clock: a filer the master did not list then joined later.
+        return found.listed() ? start.withFilers(cursors).withFilersListedAt(startNs) : start.withFilers(cursors);
     }
 
     /**
@@ -180,9 +183,7 @@ public final class MetaLogTailer {
                     tail.tsNs(), tail.seqAtTs(), checkpoint.tsNs());
             // With several filers their cursors stay: the batch's events come again and are published twice rather
             // than a filer's events after its cursor lost.
-            return new PopulatorCheckpoint(tail.tsNs(), tail.seqAtTs() + 1, checkpoint.published(),
-                    checkpoint.coldStartNs(), checkpoint.coldStartCursor(), checkpoint.walkAllNs(), checkpoint.gap(),
-                    checkpoint.filers());
+            return checkpoint.resumingAfter(tail.tsNs(), tail.seqAtTs() + 1);
         }).orElse(checkpoint);
     }
 
@@ -310,16 +311,21 @@ public final class MetaLogTailer {
             List<FilerMerge.Taken> taken = new ArrayList<>();
             Set<String> quietSeen = new TreeSet<>();
             try (FilerTails tails = new FilerTails(settings, bucketsDirectory + "/", connect, merge, clock)) {
-                Map<String, Optional<Instant>> found = discovery.find();
+                Optional<Long> askedNs = listingTime(true);
+                FilerDiscovery.Found found = discovery.find();
                 for (Map.Entry<String, FilerCursor> k : known.entrySet()) {
-                    if (found.containsKey(k.getKey()) || discovery.fromMaster()) {
+                    if (found.filers().containsKey(k.getKey()) || discovery.fromMaster()) {
                         // One the master does not list now may be down: it keeps its cursor until retired.
                         tails.open(k.getKey(), k.getValue());
                     } else {
                         log.warn("filer {} is no longer in filer.addresses: its cursor is dropped", k.getKey());
                     }
                 }
-                openJoined(tails, found, from);
+                Optional<PopulatorCheckpoint> joined = openJoined(tails, merge, found, askedNs, checkpoint);
+                if (joined.isEmpty()) {
+                    return;
+                }
+                checkpoint = joined.get();
                 while (leading.getAsBoolean()) {
                     if (System.nanoTime() - reconciled >= settings.registryReconcile().toNanos()) {
                         if (!buckets.reconcileRegistry()) {
@@ -328,7 +334,13 @@ public final class MetaLogTailer {
                         reconciled = System.nanoTime();
                     }
                     if (System.nanoTime() - discovered >= settings.filerDiscovery().toNanos()) {
-                        openJoined(tails, discovery.find(), checkpoint);
+                        Optional<Long> asked = listingTime(false);
+                        Optional<PopulatorCheckpoint> next = openJoined(tails, merge, discovery.find(), asked,
+                                checkpoint);
+                        if (next.isEmpty()) {
+                            return;
+                        }
+                        checkpoint = next.get();
                         discovered = System.nanoTime();
                     }
                     // Judged from the filer furthest behind (afterReconnect); the merge position stays, cursors rise.
@@ -403,24 +415,68 @@ public final class MetaLogTailer {
         }
 
         /**
-         * Tails the filers found that are not tailed yet, from a cold-start overlap before what is published: a filer
-         * that has just joined is read from its first event (found within populator.filers.discovery.ms), and one the
-         * populator did not know of loses nothing from here on. Not from when the master says it joined: a restarted
-         * master says "now" for every filer. Copies of its peers' events its catch-up returns are left out.
+         * Tails the filers found that are not tailed yet ({@link JoinedFilerStart}): from a cold-start overlap before
+         * what is published, or from the last master list they were not in, when that is earlier (the master did not
+         * answer for a while) — or, when copies of the peers' events that far back could no longer be told apart, from
+         * the overlap with a walk of every lifecycle bucket for the span before it. Not from when the master says a
+         * filer joined: a restarted master says "now" for every filer. Returns the checkpoint to go on from, the list
+         * read at {@code askedNs} recorded when the master answered; empty when the term ended during a walk.
          */
-        private void openJoined(FilerTails tails, Map<String, Optional<Instant>> found, PopulatorCheckpoint at) {
-            long fromNs = Math.max(0, at.tsNs() - settings.coldStartOverlap().toNanos());
-            for (Map.Entry<String, Optional<Instant>> f : found.entrySet()) {
+        private Optional<PopulatorCheckpoint> openJoined(FilerTails tails, FilerMerge merge, FilerDiscovery.Found found,
+                                                         Optional<Long> askedNs, PopulatorCheckpoint at)
+                throws Exception {
+            long walkFromNs = Long.MAX_VALUE;
+            long walkToNs = 0;
+            for (Map.Entry<String, Optional<Instant>> f : found.filers().entrySet()) {
                 if (tails.addresses().contains(f.getKey())) {
                     continue;
                 }
-                log.info("filer {} {}: tailed from ts_ns {}, a cold-start overlap before what is published",
-                        f.getKey(), f.getValue().map(j -> "joined the cluster at " + j).orElse("is new to the populator"),
-                        fromNs);
-                tails.open(f.getKey(), new FilerCursor(fromNs, 0, clock.millis()));
+                JoinedFilerStart start = JoinedFilerStart.of(at.tsNs(), settings.coldStartOverlap(),
+                        at.filersListedNs(), settings.filerMaxClockSkew(), merge::recognisesCopiesFrom);
+                String who = f.getValue().map(j -> "joined the cluster at " + j).orElse("is new to the populator");
+                if (start.walks()) {
+                    metrics.filerFoundLate(true);
+                    walkFromNs = Math.min(walkFromNs, start.walkFromNs());
+                    walkToNs = Math.max(walkToNs, start.tailFromNs());
+                    log.error("filer {} {}: found late, it may have written since ts_ns {}, too far back to tell its "
+                            + "peers' events there from what was published; tailed from ts_ns {}, and every lifecycle "
+                            + "bucket is walked for the span before", f.getKey(), who, start.walkFromNs(),
+                            start.tailFromNs());
+                } else if (start.tailFromNs() < Math.max(0, at.tsNs() - settings.coldStartOverlap().toNanos())) {
+                    metrics.filerFoundLate(false);
+                    log.warn("filer {} {}: found late (the master did not list it for a while); tailed from ts_ns {}, "
+                            + "the last list without it", f.getKey(), who, start.tailFromNs());
+                } else {
+                    log.info("filer {} {}: tailed from ts_ns {}, a cold-start overlap before what is published",
+                            f.getKey(), who, start.tailFromNs());
+                }
+                tails.open(f.getKey(), new FilerCursor(start.tailFromNs(), 0, clock.millis()));
             }
+            // Every filer of the list is tailed now: one it did not name joined later.
+            PopulatorCheckpoint checkpoint = found.listed() && askedNs.isPresent()
+                    ? at.withFilersListedAt(askedNs.get()) : at;
+            if (walkToNs == 0) {
+                return Optional.of(checkpoint);
+            }
+            PopulatorCheckpoint gapped = checkpoint.withFilers(tails.cursors()).filerFoundLate(walkFromNs, walkToNs,
+                    askedNs.orElse(EpochNanos.of(clock.instant())));
+            metrics.gapFound(gapped.gap());
+            return coldStart.enumerate(gapped);
         }
 
+        /**
+         * The earliest the filers' time can be now, as the master is asked for its list (their stamps are compared
+         * with it). Empty when the filer's clock cannot be read, or, unless {@code wait}, while no reading of it is at
+         * hand: one is asked for, for the next time, so the tail loop never waits for it.
+         */
+        private Optional<Long> listingTime(boolean wait) {
+            try {
+                return Optional.ofNullable(wait ? listingClock.nowBlocking() : listingClock.now().getNow(null))
+                        .map(EpochNanos::of);
+            } catch (RuntimeException e) {
+                return Optional.empty();
+            }
+        }
 
         /** Moves events into the merge and takes what it releases, until the batch is full or its time is up. */
         private void gatherEach(FilerTails tails, FilerMerge merge, List<FilerMerge.Taken> taken)

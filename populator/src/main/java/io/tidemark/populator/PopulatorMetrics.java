@@ -37,6 +37,8 @@ public final class PopulatorMetrics {
     private final LongAdder filerRereads = new LongAdder();
     private final LongAdder filerRereadsFailed = new LongAdder();
     private final LongAdder filerRecovered = new LongAdder();
+    private final LongAdder filersFoundLateReadBack = new LongAdder();
+    private final LongAdder filersFoundLateWalked = new LongAdder();
     private volatile int filersTailed;
     private volatile int filersQuiet;
     private final LongAdder unreadableConfigs = new LongAdder();
@@ -127,6 +129,16 @@ public final class PopulatorMetrics {
         FunctionCounter.builder("tidemark.populator.filer.events.recovered", filerRecovered, LongAdder::sum)
                 .description("With several filers: events a filer's stream skipped in a catch-up and a re-read "
                         + "found, published late (also counted in filer.events.late)").register(registry);
+        FunctionCounter.builder("tidemark.populator.filers.found.late", filersFoundLateReadBack, LongAdder::sum)
+                .tag("repair", "read-back")
+                .description("With several filers: filers found after the master had not answered for longer than "
+                        + "populator.cold-start.overlap.ms, by how their events since the last list without them "
+                        + "are recovered: read back from their log, or walked (a gap of its own)").register(registry);
+        FunctionCounter.builder("tidemark.populator.filers.found.late", filersFoundLateWalked, LongAdder::sum)
+                .tag("repair", "walk")
+                .description("With several filers: filers found after the master had not answered for longer than "
+                        + "populator.cold-start.overlap.ms, by how their events since the last list without them "
+                        + "are recovered: read back from their log, or walked (a gap of its own)").register(registry);
         FunctionCounter.builder("tidemark.populator.filers.retired", filersRetired, LongAdder::sum)
                 .description("Filers not heard from for populator.filers.retire.ms whose cursors were dropped")
                 .register(registry);
@@ -335,6 +347,11 @@ public final class PopulatorMetrics {
 
     void filerRecovered() {
         filerRecovered.increment();
+    }
+
+    /** A filer found late: its span read back from its log, or ({@code walked}) left to a walk of every bucket. */
+    void filerFoundLate(boolean walked) {
+        (walked ? filersFoundLateWalked : filersFoundLateReadBack).increment();
     }
 
     void filerRetired() {

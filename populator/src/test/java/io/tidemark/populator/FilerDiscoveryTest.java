@@ -27,13 +27,17 @@ class FilerDiscoveryTest {
         }, null);
 
         assertThat(discovery.enabled()).isTrue();
-        assertThat(discovery.find()).containsExactly(
+        FilerDiscovery.Found answered = discovery.find();
+        assertThat(answered.filers()).containsExactly(
                 java.util.Map.entry("10.0.0.1:18888", Optional.empty()),
                 java.util.Map.entry("10.0.0.2:18888", Optional.of(joined)),
                 java.util.Map.entry("10.0.0.3:19000", Optional.of(joined)));
+        assertThat(answered.listed()).isTrue();
 
         answer.set(null);
-        assertThat(discovery.find()).containsOnlyKeys("10.0.0.1:18888", "10.0.0.2:18888", "10.0.0.3:19000");
+        FilerDiscovery.Found unanswered = discovery.find();
+        assertThat(unanswered.filers()).containsOnlyKeys("10.0.0.1:18888", "10.0.0.2:18888", "10.0.0.3:19000");
+        assertThat(unanswered.listed()).as("the master's last answer stands, but it is not a new list").isFalse();
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.tidemark.localcluster.EmbeddedZooKeeper;
 import io.tidemark.messages.BucketConfig;
 import io.tidemark.messages.BucketEntryConfig;
 import io.tidemark.messages.PopulatorCheckpoint;
+import io.tidemark.messages.PopulatorCheckpoint.FilerCursor;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogRecord;
 import io.tidemark.messages.pb.MetaLogProto.MetaLogWriter;
 import io.tidemark.seaweed.EpochNanos;
@@ -108,6 +109,61 @@ class MetaLogTailerTest {
 
     private MetaLogTailer tailer(CommittedState state) {
         return tailer(state, Map.of(), registry);
+    }
+
+    /**
+     * A filer the master lists only after a long outage, to a populator just restarted (it remembers no published
+     * event, so its peers' copies in the span cannot be told apart): the span since the last list without it is
+     * recovered by walking every lifecycle bucket, as a gap of its own; the others' cursors stay.
+     */
+    @Test
+    void shouldWalkEveryLifecycleBucketForAFilerFoundLateWhenPeersCopiesCouldNotBeToldApart() throws Exception {
+        try (FilerEmulator three = new FilerEmulator(EmulatorSettings.ephemeral()
+                .withHeartbeatInterval(Duration.ofMillis(500)).withFilers(3), Clock.systemUTC()).start();
+             FilerClient client = FilerClient.connect(three.filerAddress(), config.grpcTls(), Duration.ofSeconds(5))) {
+            var s3 = three.s3();
+            for (String bucket : List.of("a", "b")) {
+                s3.createBucket(bucket, false);
+                s3.putLifecycle(bucket, PopulatorServiceTest.RULES);
+            }
+            s3.createBucket("plain", false);
+            s3.via(three.filer(2)).putObject("a", "logs/through-the-late-one", 1, Map.of(), Map.of());
+            long now = three.store().events(0).get(three.store().events(0).size() - 1).getTsNs();
+            Map<String, FilerCursor> known = Map.of(
+                    three.filerAddress(0), new FilerCursor(now, 0, System.currentTimeMillis()),
+                    three.filerAddress(1), new FilerCursor(now, 0, System.currentTimeMillis()));
+            long listed = now - Duration.ofMinutes(5).toNanos();
+            CommittedState state = new CommittedState(Optional.of(new PopulatorCheckpoint(now, 0, 0, now - 1, null,
+                    null, null, known, listed)), Map.of());
+
+            MockProducer<byte[], byte[]> own = new MockProducer<>(cluster(), true, new ShardPartitioner(),
+                    new ByteArraySerializer(), new ByteArraySerializer());
+            own.initTransactions();
+            TidemarkConfig several = new TidemarkConfig(Map.of("shard.bits", "2", "populator.batch.max.ms", "20",
+                    "filer.master.address", three.masterAddress(), "populator.filers.discovery.ms", "200"));
+            PopulatorSettings settings = PopulatorSettings.from(several);
+            long gapsBefore = metrics.gapsFound();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            try (FilerDiscovery discovery = FilerDiscovery.from(several)) {
+                new MetaLogTailer(settings, client, freshRegistry("found-late"),
+                        () -> new TransactionalPublisher(own, topics), () -> state, config.ruleReader(),
+                        ShardFunction.withBits(2), Clock.systemUTC(), metrics, discovery,
+                        address -> FilerClient.connect(address, config.grpcTls(), Duration.ofSeconds(5)))
+                        .run(() -> lastCheckpoint(own).filter(c -> c.gap() != null && !c.coldStarting()).isEmpty()
+                                && System.nanoTime() < deadline);
+            }
+
+            assertThat(sent(own, topics.bucketTasks())).extracting(r -> new String(r.key()))
+                    .as("a recovery walk of each lifecycle bucket").containsExactlyInAnyOrder("a", "b");
+            PopulatorCheckpoint walked = lastCheckpoint(own).orElseThrow();
+            assertThat(walked.gap().fromNs()).isEqualTo(listed - settings.filerMaxClockSkew().toNanos());
+            assertThat(walked.gap().toNs()).isEqualTo(now - settings.coldStartOverlap().toNanos());
+            assertThat(walked.filers()).containsKey(three.filerAddress(2));
+            assertThat(walked.filers().get(three.filerAddress(0)).tsNs()).as("the others' cursors stay")
+                    .isGreaterThanOrEqualTo(now);
+            assertThat(walked.filersListedNs()).isGreaterThan(listed);
+            assertThat(metrics.gapsFound() - gapsBefore).isEqualTo(1);
+        }
     }
 
     /** A tailer with settings added to the test's and its own registry. */

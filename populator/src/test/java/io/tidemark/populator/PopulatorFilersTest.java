@@ -89,6 +89,47 @@ class PopulatorFilersTest {
     }
 
     @Test
+    void shouldPublishTheEventsOfAFilerFoundAfterTheMasterWasUnreachableForLongerThanTheOverlap(LocalCluster cluster,
+                                                                                          ClusterNamespace ns)
+            throws Exception {
+        try (PopulatorFixture f = PopulatorFixture.start(cluster, ns, "found-late", Map.of(
+                "populator.cold-start.overlap.ms", "1000",
+                "populator.filers.hold.max.ms", "1000",
+                "populator.filers.max.clock.skew.ms", "300",
+                "populator.filers.discovery.ms", "200"), 2)) {
+            f.startPopulator();
+            S3Gateway s3 = f.emulator.s3();
+            s3.createBucket("mixed", false);
+            await().atMost(CATCH_UP).until(() -> f.checkpoint().map(c -> c.filers() != null
+                    && c.filers().size() == 2 && c.filersListedNs() != null).orElse(false));
+
+            f.emulator.faults().fail("ListClusterNodes", io.grpc.Status.Code.UNAVAILABLE, -1);
+            int joined = f.emulator.addFiler();
+            for (int i = 0; i < 10; i++) {
+                s3.via(f.emulator.filer(joined)).putObject("mixed", "logs/joined-" + i, 5, Map.of(), Map.of());
+            }
+            // The others write on, for three overlaps: what is published moves well past the new filer's events.
+            for (int i = 0; i < 30; i++) {
+                s3.via(f.emulator.filer(i % 2)).putObject("mixed", "logs/k" + i, 10, Map.of(), Map.of());
+                Thread.sleep(100);
+            }
+            f.emulator.faults().clearFailures();
+            await().atMost(CATCH_UP).until(() -> f.checkpoint().map(c -> c.filers()
+                    .containsKey(f.emulator.filerAddress(joined))).orElse(false));
+            awaitEveryFilerCovered(f);
+
+            Set<Long> published = f.metaLog().stream().map(p -> p.record().getTsNs()).collect(Collectors.toSet());
+            List<String> lost = f.emulator.filer(joined).events().stream()
+                    .filter(e -> e.getDirectory().startsWith("/buckets/mixed") && !published.contains(e.getTsNs()))
+                    .map(e -> e.getEventNotification().getNewEntry().getName()).toList();
+            assertThat(lost).as("the new filer's events written while the master did not answer").isEmpty();
+            f.assertExactlyOnce(false);
+            assertThat(f.meters.get(0).get("tidemark.populator.filers.found.late").tag("repair", "read-back")
+                    .functionCounter().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void shouldLoseALaggingFilersEventsThroughOneAggregatedStreamWithOneCursor(LocalCluster cluster,
                                                                              ClusterNamespace ns) throws Exception {
         // The upstream design: one SubscribeMetadata stream (filer 0's, merging its peers) and one cursor.

@@ -1,6 +1,7 @@
 package io.tidemark.emulator.cluster;
 
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.tidemark.emulator.filer.FilerNode;
 import io.tidemark.emulator.filer.FilerStore;
@@ -49,7 +50,8 @@ public final class FilerCluster implements AutoCloseable {
             }
             cluster.master = NettyServerBuilder.forAddress(new InetSocketAddress(setup.bindHost(), masterPort),
                             setup.credentials())
-                    .addService(new MasterService(() -> List.copyOf(cluster.filers)))
+                    .addService(ServerInterceptors.intercept(new MasterService(() -> List.copyOf(cluster.filers)),
+                            setup.faults()))
                     .build().start();
             return cluster;
         } catch (IOException e) {

@@ -1,0 +1,43 @@
+package io.tidemark.populator;
+
+import java.time.Duration;
+import java.util.function.LongPredicate;
+
+/**
+ * Where a filer found without a cursor is tailed from. Its first event is stamped no earlier than the last master
+ * list every tailed filer was in (it was not in that list), less the clocks' skew. Read back from there while copies
+ * of its peers' events in that span can still be told apart; beyond that, the span is walked instead.
+ *
+ * @param tailFromNs where its stream starts
+ * @param walkFromNs where a span its stream does not read begins, which every lifecycle bucket's walk recovers
+ *                   ({@code -1}: none)
+ */
+record JoinedFilerStart(long tailFromNs, long walkFromNs) {
+
+    boolean walks() {
+        return walkFromNs >= 0;
+    }
+
+    /**
+     * @param publishedNs   how far the merge has published
+     * @param overlap       the cold-start overlap: a filer is tailed from at least this long before that
+     * @param listedNs      when the master last listed only tailed filers ({@code null}: not known)
+     * @param skew          how far the filers' clocks may be apart
+     * @param copiesTold    whether a copy of an event stamped at some time is recognised as published
+     */
+    static JoinedFilerStart of(long publishedNs, Duration overlap, Long listedNs, Duration skew,
+                               LongPredicate copiesTold) {
+        long overlapFrom = Math.max(0, publishedNs - overlap.toNanos());
+        if (listedNs == null) {
+            return new JoinedFilerStart(overlapFrom, -1);
+        }
+        long joinedFrom = Math.max(0, listedNs - skew.toNanos());
+        if (joinedFrom >= overlapFrom) {
+            return new JoinedFilerStart(overlapFrom, -1);
+        }
+        if (copiesTold.test(joinedFrom)) {
+            return new JoinedFilerStart(joinedFrom, -1);
+        }
+        return new JoinedFilerStart(overlapFrom, joinedFrom);
+    }
+}
