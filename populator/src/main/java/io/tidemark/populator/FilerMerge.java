@@ -50,15 +50,17 @@ final class FilerMerge {
     }
 
     /**
-     * @param wrote   the entry it wrote, by path and identity ({@code null}: none)
-     * @param changed the entry it changed or removed, by path and identity ({@code null}: none, a creation)
-     * @param freed   the path it removed an entry from ({@code null}: not a removal)
-     * @param created the path it created an entry at ({@code null}: not a creation)
+     * Digests are never 0, which stands for none ({@link #NONE}): no boxing per event.
+     *
+     * @param wrote   the entry it wrote, by path and identity ({@code NONE}: none)
+     * @param changed the entry it changed or removed, by path and identity ({@code NONE}: none, a creation)
+     * @param freed   the path it removed an entry from ({@code NONE}: not a removal)
+     * @param created the path it created an entry at ({@code NONE}: not a creation)
      * @param late    stamped before the watermark had already let events go when it came
      * @param fingerprint its stamp and content ({@link Fingerprints#of})
      */
-    private record Pending(String filer, FilerEvent event, Long wrote, Long changed, Long freed,
-                           Long created, boolean late, long fingerprint) {
+    private record Pending(String filer, FilerEvent event, long wrote, long changed, long freed,
+                           long created, boolean late, long fingerprint) {
         long tsNs() {
             return event.response().getTsNs();
         }
@@ -71,6 +73,9 @@ final class FilerMerge {
         long newestTsNs;
         long lastEventNanos;
     }
+
+    /** No entry or path: digests are never 0. */
+    private static final long NONE = 0;
 
     private final Duration holdMax;
     private final long skewNs;
@@ -146,26 +151,35 @@ final class FilerMerge {
         EventNotification n = event.response().getEventNotification();
         String directory = event.response().getDirectory();
         String newDirectory = n.getNewParentPath().isEmpty() ? directory : n.getNewParentPath();
-        Pending p = new Pending(filer, event, n.hasNewEntry() ? entryKey(newDirectory, n.getNewEntry()) : null,
-                n.hasOldEntry() ? entryKey(directory, n.getOldEntry()) : null,
-                n.hasOldEntry() && !n.hasNewEntry() ? path(directory, n.getOldEntry()) : null,
-                n.hasNewEntry() && !n.hasOldEntry() ? path(newDirectory, n.getNewEntry()) : null,
+        Pending p = new Pending(filer, event, n.hasNewEntry() ? entryKey(newDirectory, n.getNewEntry()) : NONE,
+                n.hasOldEntry() ? entryKey(directory, n.getOldEntry()) : NONE,
+                n.hasOldEntry() && !n.hasNewEntry() ? path(directory, n.getOldEntry()) : NONE,
+                n.hasNewEntry() && !n.hasOldEntry() ? path(newDirectory, n.getNewEntry()) : NONE,
                 event.response().getTsNs() < releasedTsNs, Fingerprints.of(event));
         stream.pending.addLast(p);
         // Every copy is indexed (a catch-up returns peers' events too): a copy on another filer's stream is a cause.
-        if (p.wrote() != null) {
+        if (p.wrote() != NONE) {
             byWritten.computeIfAbsent(p.wrote(), k -> new ArrayList<>(1)).add(p);
         }
-        if (p.freed() != null) {
+        if (p.freed() != NONE) {
             byFreed.computeIfAbsent(p.freed(), k -> new ArrayList<>(1)).add(p);
         }
     }
 
-    /** An entry's path, as a 64-bit digest. */
+    /** An entry's path, as a 64-bit digest (never {@link #NONE}). */
     private static long path(String directory, Entry entry) {
+        return notNone(pathDigest(directory, entry));
+    }
+
+    private static long pathDigest(String directory, Entry entry) {
         long h = Fnv.string(Fnv.START, directory);
         h = Fnv.bytes(h, (byte) '/');
         return Fnv.string(h, entry.getName());
+    }
+
+    /** A digest of 0 is taken as 1: 0 stands for none (one in 2^64 more look-alikes). */
+    private static long notNone(long digest) {
+        return digest == NONE ? 1 : digest;
     }
 
     /**
@@ -175,7 +189,7 @@ final class FilerMerge {
      */
     private static long entryKey(String directory, Entry entry) {
         FuseAttributes a = entry.getAttributes();
-        long h = path(directory, entry);
+        long h = pathDigest(directory, entry);
         for (long v : new long[] {a.getMtime(), a.getMtimeNs(), a.getFileSize(), a.getCrtime(), a.getCrtimeNs(),
                 a.getCtime(), a.getCtimeNs(), entry.getContent().size(), entry.getContent().hashCode()}) {
             h = Fnv.longValue(h, v);
@@ -188,7 +202,7 @@ final class FilerMerge {
         for (Map.Entry<String, com.google.protobuf.ByteString> attribute : entry.getExtendedMap().entrySet()) {
             extended ^= Fnv.bytes(Fnv.string(Fnv.START, attribute.getKey()), attribute.getValue());
         }
-        return Fnv.longValue(h, extended);
+        return notNone(Fnv.longValue(h, extended));
     }
 
     /**
@@ -240,6 +254,12 @@ final class FilerMerge {
     /** Whether a copy of an event stamped {@code tsNs}, released before, would be recognised if it came again. */
     boolean recognisesCopiesFrom(long tsNs) {
         return released.covers(tsNs);
+    }
+
+    /** How far apart the stamps of {@code filer}'s pending events are (0: fewer than two). */
+    long pendingSpanNs(String filer) {
+        Stream s = streams.get(filer);
+        return s == null || s.pending.size() < 2 ? 0 : s.pending.peekLast().tsNs() - s.pending.peekFirst().tsNs();
     }
 
     /** Events of {@code filer} offered and not yet released. */
@@ -298,13 +318,13 @@ final class FilerMerge {
      * removed the entry at the path it creates one at again.
      */
     private Pending causeOf(Pending p) {
-        List<Pending> causes = p.changed() != null ? byWritten.get(p.changed())
-                : p.created() != null ? byFreed.get(p.created()) : null;
+        List<Pending> causes = p.changed() != NONE ? byWritten.get(p.changed())
+                : p.created() != NONE ? byFreed.get(p.created()) : null;
         if (causes == null) {
             return null;
         }
         for (Pending cause : causes) {
-            if (p.changed() == null && removes(cause, p)) {
+            if (p.changed() == NONE && removes(cause, p)) {
                 // The removal takes away what this creation wrote (or what a change of it wrote): it follows.
                 continue;
             }
@@ -317,8 +337,8 @@ final class FilerMerge {
 
     /** Whether {@code removal} removes what {@code creation} wrote, or what pending changes of that wrote. */
     private boolean removes(Pending removal, Pending creation) {
-        Long removed = removal.changed();
-        for (int step = 0; removed != null && step < 64; step++) {
+        long removed = removal.changed();
+        for (int step = 0; removed != NONE && step < 64; step++) {
             List<Pending> writers = byWritten.get(removed);
             if (writers == null || writers.isEmpty()) {
                 return false;
@@ -352,8 +372,8 @@ final class FilerMerge {
         forget(byFreed, p.freed(), p);
     }
 
-    private static void forget(Map<Long, List<Pending>> index, Long key, Pending p) {
-        if (key == null) {
+    private static void forget(Map<Long, List<Pending>> index, long key, Pending p) {
+        if (key == NONE) {
             return;
         }
         List<Pending> copies = index.get(key);

@@ -89,6 +89,10 @@ final class FilerTails implements AutoCloseable {
         }
     }
 
+    /** Batches of a stream that wait in the merge; at most the larger while their stamps are close together. */
+    private static final int PENDING_FACTOR = 4;
+    private static final int MAX_PENDING_FACTOR = 16;
+
     /** Names a re-read's stream in the merge (never a filer's address: those have no spaces). */
     static final String REREAD_SUFFIX = " (re-read)";
 
@@ -159,9 +163,15 @@ final class FilerTails implements AutoCloseable {
         }
     }
 
-    /** Offers what {@code subscription} has buffered to the merge as {@code stream}, as far as there is room. */
+    /**
+     * Offers what {@code subscription} has buffered to the merge as {@code stream}, as far as there is room. A stream
+     * whose pending events span less than twice the skew margin is read further (up to a hard cap): the merge lets an
+     * event go only once every filer is the margin past it, so a stream stopped short of that would hold everything
+     * until the filers fell quiet — a catch-up over densely written stamps crawled at the pace of real time.
+     */
     private int move(MetadataSubscription subscription, String stream) throws InterruptedException {
-        int room = maxPendingPerFiler() - merge.pendingOf(stream);
+        int room = readLimit(merge.pendingSpanNs(stream), settings.filerMaxClockSkew(), settings.batchMaxEvents())
+                - merge.pendingOf(stream);
         int moved = 0;
         for (int i = 0; i < Math.min(room, settings.batchMaxEvents()); i++) {
             FilerEvent event = subscription.pollEvent(Duration.ZERO);
@@ -326,8 +336,10 @@ final class FilerTails implements AutoCloseable {
         return n;
     }
 
-    private int maxPendingPerFiler() {
-        return 4 * settings.batchMaxEvents();
+    /** How many of a stream's events may wait in the merge, given how far apart their stamps are (see move). */
+    static int readLimit(long pendingSpanNs, Duration maxClockSkew, int batchMaxEvents) {
+        return pendingSpanNs < 2 * maxClockSkew.toNanos() ? MAX_PENDING_FACTOR * batchMaxEvents
+                : PENDING_FACTOR * batchMaxEvents;
     }
 
     /** Moves the cursor of the filer an event left the merge from. */

@@ -7,9 +7,6 @@ import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.pb.FilerProto.EventNotification;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * The most recent released events, by stamp and content, so that a second copy of one (a filer's catch-up from the
@@ -19,8 +16,14 @@ import java.util.Set;
 final class Fingerprints {
 
     private final int capacity;
-    private final Set<Long> held = new HashSet<>();
-    private final ArrayDeque<long[]> order = new ArrayDeque<>();
+    /** The fingerprints held, by open addressing with linear probing; 0 marks a free slot (see {@link #slotOf}). */
+    private final long[] table;
+    private final int mask;
+    /** The fingerprints and stamps held, oldest first, as a ring: no allocation per event. */
+    private final long[] ringFingerprints;
+    private final long[] ringStamps;
+    private int oldest;
+    private int size;
     /** Events stamped before this were released before the memory began, or forgotten since. */
     private long coveredFromNs;
 
@@ -29,6 +32,12 @@ final class Fingerprints {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
         this.capacity = capacity;
+        // At most half full, so probes stay short.
+        int slots = Integer.highestOneBit(Math.max(2, capacity) * 2 - 1) << 1;
+        this.table = new long[slots];
+        this.mask = slots - 1;
+        this.ringFingerprints = new long[capacity];
+        this.ringStamps = new long[capacity];
         this.coveredFromNs = releasedBeforeNs + 1;
     }
 
@@ -65,7 +74,16 @@ final class Fingerprints {
     }
 
     boolean contains(long fingerprint) {
-        return held.contains(fingerprint);
+        long key = nonZero(fingerprint);
+        for (int i = slotOf(key); ; i = (i + 1) & mask) {
+            long held = table[i];
+            if (held == key) {
+                return true;
+            }
+            if (held == 0) {
+                return false;
+            }
+        }
     }
 
     /** Whether a copy of an event stamped {@code tsNs} would still be recognised. */
@@ -74,14 +92,56 @@ final class Fingerprints {
     }
 
     void add(long fingerprint, long tsNs) {
-        if (!held.add(fingerprint)) {
-            return;
+        long key = nonZero(fingerprint);
+        int i = slotOf(key);
+        for (; table[i] != 0; i = (i + 1) & mask) {
+            if (table[i] == key) {
+                return;
+            }
         }
-        order.addLast(new long[] {fingerprint, tsNs});
-        while (order.size() > capacity) {
-            long[] oldest = order.removeFirst();
-            held.remove(oldest[0]);
-            coveredFromNs = Math.max(coveredFromNs, oldest[1] + 1);
+        if (size == capacity) {
+            remove(ringFingerprints[oldest]);
+            coveredFromNs = Math.max(coveredFromNs, ringStamps[oldest] + 1);
+            oldest = (oldest + 1) % capacity;
+            size--;
+            // The removal may have moved entries along the probe sequence: find the free slot again.
+            i = slotOf(key);
+            while (table[i] != 0) {
+                i = (i + 1) & mask;
+            }
         }
+        table[i] = key;
+        int newest = (oldest + size) % capacity;
+        ringFingerprints[newest] = key;
+        ringStamps[newest] = tsNs;
+        size++;
+    }
+
+    /** Removes a held key, shifting back the entries after it that probed past its slot (no tombstones). */
+    private void remove(long key) {
+        int i = slotOf(key);
+        while (table[i] != key) {
+            i = (i + 1) & mask;
+        }
+        int free = i;
+        for (int j = (free + 1) & mask; table[j] != 0; j = (j + 1) & mask) {
+            int home = slotOf(table[j]);
+            // table[j] may fill the free slot when its home does not lie cyclically within (free, j].
+            if (((j - home) & mask) >= ((j - free) & mask)) {
+                table[free] = table[j];
+                free = j;
+            }
+        }
+        table[free] = 0;
+    }
+
+    private int slotOf(long key) {
+        long h = key * 0x9E3779B97F4A7C15L;
+        return (int) (h >>> 32) & mask;
+    }
+
+    /** The digest as held: 0 marks a free slot, so a digest of 0 is held as 1 (one in 2^64 more look-alikes). */
+    private static long nonZero(long fingerprint) {
+        return fingerprint == 0 ? 1 : fingerprint;
     }
 }

@@ -43,6 +43,7 @@ public final class DirectedHistories {
     public static Map<String, History> severalFilers(long dayMillis) {
         Map<String, History> all = new LinkedHashMap<>();
         all.put("delete-and-reput-through-two-filers-one-late", deleteAndReputThroughTwoFilersOneLate(dayMillis));
+        all.put("populator-back-while-filers-flush-apart", populatorBackWhileFilersFlushApart(dayMillis));
         return all;
     }
 
@@ -244,6 +245,27 @@ public final class DirectedHistories {
                 op(Kind.PUT, "plain", "c", "", 10),
                 op(Kind.DELETE, "plain", "a/2", "", 0),
                 op(Kind.PUT, "plain", "a/2", "", 20)));
+    }
+
+    /**
+     * The populator away for one flush interval while writes go on through both filers (the gateway takes turns),
+     * which flush their meta-logs half an interval apart, and back while they still go on. Each filer's stream is
+     * caught up from the log files — every filer's, merged — and then from the filer's memory at the last stamp the
+     * files gave: a filer's own events still in memory, stamped before its peer's last flush, are never sent. Each
+     * object so skipped has no timer, and no steady walk serves a days-based expiration.
+     */
+    static History populatorBackWhileFilersFlushApart(long day) {
+        long flush = HistoryGenerator.filerFlushMillis(day);
+        List<Step> steps = new ArrayList<>();
+        steps.add(op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0));
+        steps.add(op(Kind.PUT, "plain", "a/0", "", 10));
+        steps.add(pause(day / 5));
+        steps.add(op(Kind.RESTART_SERVICE, "", "", "populator#0", flush));
+        for (int i = 1; i <= 24; i++) {
+            steps.add(op(Kind.PUT, "plain", "a/" + i, "", 10));
+            steps.add(pause(flush / 8));
+        }
+        return history(11, steps);
     }
 
     private static Step op(Kind kind, String bucket, String key, String arg, long number) {

@@ -1,5 +1,6 @@
 package io.tidemark.checker.model;
 
+import io.tidemark.checker.model.RuleCatalog.RuleKind;
 import io.tidemark.checker.model.Step.Kind;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +24,9 @@ public final class HistoryGenerator {
     public static final List<String> SERVICES = List.of("populator", "replay-streams", "object-processor",
             "bucket-processor");
     private static final List<String> KEYS = List.of("a/1", "a/2", "b/1", "b/2", "c");
+    /** Writes in a burst across a populator's return, one every eighth of the span (three spans in all). */
+    private static final int BURST_PUTS = 24;
+    private static final long MIN_BURST_SPAN_MILLIS = 3_000;
 
     /**
      * A filer's clock is set off by less than this: the populator assumes filers' clocks within
@@ -131,11 +135,16 @@ public final class HistoryGenerator {
      * null version (or any current version) promoted back by deleting its successor and demoted again by a put, while
      * a task may wait; the dead letters of a BLOCKED key replayed while the gateway still answers BLOCKED; an armed
      * timer made unreadable; a hold lifted while the filer's answers arrive late (a listing made under the hold is
-     * delivered after its lifting); a walk that fails while ZooKeeper refuses to record it.
+     * delivered after its lifting); a walk that fails while ZooKeeper refuses to record it. With several filers also
+     * a burst of writes across a populator's return while the filers flush apart, and a delete and re-put through
+     * two filers while one's stream is late.
      */
     private List<Step> change(Random random, List<History.BucketSpec> buckets) {
         String key = KEYS.get(random.nextInt(KEYS.size()));
-        return switch (random.nextInt(7)) {
+        // One filer: the draw a seed made before the several-filer changes existed.
+        return switch (random.nextInt(filers > 1 ? 9 : 7)) {
+            case 7 -> burstAcrossPopulatorReturn(random);
+            case 8 -> deleteAndReputOneFilerLate(random);
             case 0 -> List.of(
                     // Tasks wait for the object processor while the rules are renamed: they must still act.
                     new Step(0, Kind.RESTART_SERVICE, "", "", "object-processor#" + random.nextInt(2),
@@ -291,6 +300,48 @@ public final class HistoryGenerator {
         long offset = random.nextInt(3) < 2 ? random.nextLong(dayMillis / 2, dayMillis * 3)
                 : -random.nextLong(dayMillis / 4, dayMillis);
         return new Step(0, Kind.CLOCK_SKEW, "", "", instance + " " + offset, length);
+    }
+
+    /**
+     * A populator away for about one flush interval while writes of new objects (due in a day) go on through every
+     * filer in turn, and back while they still do: each filer's stream catches up from the log files, then from its
+     * memory at the last stamp the files gave, and a filer's own events stamped before its peer's last flush are not
+     * sent on it.
+     */
+    private List<Step> burstAcrossPopulatorReturn(Random random) {
+        long flush = filerFlushMillis(dayMillis);
+        String prefix = "a/burst" + random.nextInt(1_000) + "-";
+        List<Step> steps = new ArrayList<>();
+        steps.add(new Step(0, Kind.RULES, "plain", "", "<LifecycleConfiguration>" + RuleCatalog.rule(
+                RuleKind.EXPIRE_PREFIX, random.nextInt(100), 1) + "</LifecycleConfiguration>", 0));
+        // Seconds at least, whatever the day's length: the populator's start and its catch-up take that long.
+        long span = Math.max(flush, MIN_BURST_SPAN_MILLIS);
+        steps.add(new Step(0, Kind.RESTART_SERVICE, "", "", "populator#" + random.nextInt(2),
+                random.nextLong(span / 2, span * 3 / 2)));
+        for (int i = 0; i < BURST_PUTS; i++) {
+            steps.add(new Step(0, Kind.PUT, "plain", prefix + i, "", 10));
+            steps.add(new Step(0, Kind.WAIT, "", "", "", span / 8));
+        }
+        return steps;
+    }
+
+    /**
+     * A filer's stream late by more than the populator waits for it, and an object (due in a day) deleted and put
+     * again, the gateway taking the two through different filers: the late filer's event is published after the
+     * other's newer one, whichever it is.
+     */
+    private List<Step> deleteAndReputOneFilerLate(Random random) {
+        String key = "a/late" + random.nextInt(1_000);
+        List<Step> steps = new ArrayList<>();
+        steps.add(new Step(0, Kind.RULES, "plain", "", "<LifecycleConfiguration>" + RuleCatalog.rule(
+                RuleKind.EXPIRE_PREFIX, random.nextInt(100), 1) + "</LifecycleConfiguration>", 0));
+        steps.add(new Step(0, Kind.PUT, "plain", key, "", 10));
+        steps.add(new Step(0, Kind.WAIT, "", "", "", dayMillis / 5));
+        steps.add(filerStreamLate(random, dayMillis * 2));
+        steps.add(new Step(0, Kind.WAIT, "", "", "", dayMillis / 10));
+        steps.add(new Step(0, Kind.DELETE, "plain", key, "", 0));
+        steps.add(new Step(0, Kind.PUT, "plain", key, "", 20));
+        return steps;
     }
 
     /**

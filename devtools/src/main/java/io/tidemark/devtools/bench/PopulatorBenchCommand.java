@@ -29,8 +29,9 @@ public final class PopulatorBenchCommand implements Callable<Integer> {
     private int batchMaxEvents;
 
     @Option(names = "--filers", defaultValue = "1",
-            description = "Filers the emulator runs, the events spread over them; with more than one the populator "
-                    + "tails and merges each one's own meta-log, against draining them all at once (default ${DEFAULT-VALUE}).")
+            description = "Filers the emulator runs, the events spread over them; with more than one each round measures "
+                    + "three paths, each against its raw rate: the first filer's aggregated stream, each filer's own log "
+                    + "caught up from the log files, and each filer's own log tailed from memory (default ${DEFAULT-VALUE}).")
     private int filers;
 
     @Option(names = "--cold-start-buckets", defaultValue = "0",

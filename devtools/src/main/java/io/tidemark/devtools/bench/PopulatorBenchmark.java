@@ -61,12 +61,15 @@ final class PopulatorBenchmark {
                         expected, options.filers(), workload.perFiler(), options.rounds(), options.batchMaxEvents());
             }
             out.flush();
+            if (options.filers() > 1) {
+                return runSeveral(cluster, options, workload, expected, out);
+            }
             double bestRaw = 0;
             double bestPopulator = 0;
             boolean exact = true;
             for (int round = 0; round <= options.rounds(); round++) {
-                RawResult raw = options.filers() == 1 ? raw(cluster, expected, round) : rawLocal(workload, round);
-                Result populator = populator(cluster, options, round, workload);
+                RawResult raw = raw(cluster, expected, round);
+                Result populator = populator(cluster, options, round, workload, Path.ONE_STREAM);
                 if (round == 0) {
                     // Warm-up: both paths once through the JIT before anything is measured.
                     exact &= populator.published() == expected;
@@ -75,21 +78,86 @@ final class PopulatorBenchmark {
                 exact &= populator.published() == expected;
                 bestRaw = Math.max(bestRaw, raw.rate());
                 bestPopulator = Math.max(bestPopulator, populator.rate());
-                out.printf(Locale.ROOT, "  round %d: raw %s %,.0f events/s; populator %,.0f events/s exactly-once "
-                                + "(%d published%s, %d transactions, %.1f s to start%s); ratio %.2f%n"
-                        + "    raw: %s%n    populator: %s%n", round, raw.source(), raw.rate(),
-                        populator.rate(), populator.published(), populator.published() == expected ? "" : " MISMATCH",
-                        populator.transactions(), populator.startSeconds(), populator.tail(),
-                        populator.rate() / raw.rate(),
-                        CpuByRole.perMillion(raw.cpu(), raw.received(), "events"), CpuByRole.perMillion(populator.cpu(),
-                                populator.measuredEvents(), "events"));
-                out.flush();
+                printRound(out, "round " + round + ":", raw, populator, expected);
             }
             out.printf(Locale.ROOT, "best: raw %,.0f events/s; populator %,.0f events/s; ratio %.2f%s%n", bestRaw, bestPopulator,
                     bestPopulator / bestRaw, exact ? "" : "; PUBLISHED COUNT MISMATCH");
             out.flush();
             return exact;
         }
+    }
+
+    /**
+     * How the populator reads a cluster of several filers: one aggregated stream of the first filer (the one-filer
+     * path, on the same events); each filer's own log caught up from the log files, which on a shared store return
+     * every peer's events too; or each filer's own log tailed from memory, its own events once (a live tail).
+     */
+    enum Path {
+        ONE_STREAM("one stream"), CATCH_UP("catch-up"), LIVE_TAIL("live tail");
+
+        final String label;
+
+        Path(String label) {
+            this.label = label;
+        }
+    }
+
+    /** The three paths side by side in each round, each against its own raw rate and CPU per event. */
+    private static boolean runSeveral(LocalCluster cluster, Options options, Workload workload, long expected,
+                                      PrintWriter out) throws Exception {
+        Map<Path, double[]> best = new java.util.EnumMap<>(Path.class);
+        Map<Path, Double> cpuPerEvent = new java.util.EnumMap<>(Path.class);
+        boolean exact = true;
+        for (int round = 0; round <= options.rounds(); round++) {
+            for (Path path : Path.values()) {
+                // A live tail: each filer holds all its events in memory and serves its own, once.
+                cluster.emulator().store().setMetaLogMemoryWindow(path == Path.LIVE_TAIL ? (int) expected + 1_000
+                        : DEFAULT_MEMORY_WINDOW);
+                RawResult raw = path == Path.ONE_STREAM ? raw(cluster, expected, round)
+                        : rawLocal(workload, round, path);
+                Result populator = populator(cluster, options, round, workload, path);
+                exact &= populator.published() == expected;
+                if (round == 0) {
+                    continue;
+                }
+                double[] b = best.computeIfAbsent(path, p -> new double[2]);
+                b[0] = Math.max(b[0], raw.rate());
+                b[1] = Math.max(b[1], populator.rate());
+                double perEvent = populator.cpu().values().stream().mapToDouble(Double::doubleValue).sum()
+                        / Math.max(1, populator.measuredEvents());
+                cpuPerEvent.merge(path, perEvent, Math::min);
+                printRound(out, "round " + round + ", " + path.label + ":", raw, populator, expected);
+            }
+        }
+        cluster.emulator().store().setMetaLogMemoryWindow(DEFAULT_MEMORY_WINDOW);
+        double oneStream = cpuPerEvent.getOrDefault(Path.ONE_STREAM, Double.NaN);
+        for (Path path : Path.values()) {
+            double[] b = best.getOrDefault(path, new double[] {Double.NaN, Double.NaN});
+            out.printf(Locale.ROOT, "best, %s: raw %,.0f events/s; populator %,.0f events/s; ratio %.2f; least CPU "
+                            + "%.1f µs per event (%.2f × one stream)%n", path.label, b[0], b[1], b[1] / b[0],
+                    cpuPerEvent.getOrDefault(path, Double.NaN) * 1e6,
+                    cpuPerEvent.getOrDefault(path, Double.NaN) / oneStream);
+        }
+        if (!exact) {
+            out.println("PUBLISHED COUNT MISMATCH");
+        }
+        out.flush();
+        return exact;
+    }
+
+    /** The emulator's default meta-log memory window, restored after a live tail. */
+    private static final int DEFAULT_MEMORY_WINDOW = 1_000;
+
+    private static void printRound(PrintWriter out, String title, RawResult raw, Result populator, long expected) {
+        out.printf(Locale.ROOT, "  %s raw %s %,.0f events/s; populator %,.0f events/s exactly-once "
+                        + "(%d published%s, %d transactions, %.1f s to start%s); ratio %.2f%n"
+                        + "    raw: %s%n    populator: %s%n", title, raw.source(), raw.rate(),
+                populator.rate(), populator.published(), populator.published() == expected ? "" : " MISMATCH",
+                populator.transactions(), populator.startSeconds(), populator.tail(),
+                populator.rate() / raw.rate(),
+                CpuByRole.perMillion(raw.cpu(), raw.received(), "events"), CpuByRole.perMillion(populator.cpu(),
+                        populator.measuredEvents(), "events"));
+        out.flush();
     }
 
     /** {@code received}: the distinct events the rate is over, which CPU is counted per. */
@@ -103,11 +171,12 @@ final class PopulatorBenchmark {
     }
 
     /** Every filer's own log drained at once; the rate is over the events the filers hold, not the copies delivered. */
-    private static RawResult rawLocal(Workload workload, int round) throws Exception {
+    private static RawResult rawLocal(Workload workload, int round, Path path) throws Exception {
         CpuByRole before = CpuByRole.now();
         LocalLogsDrain.Result drained = LocalLogsDrain.drain(workload.filers(), "bench-raw-" + round);
-        return new RawResult(String.format(Locale.ROOT, "SubscribeLocalMetadata on %d filers (%,d delivered with the "
-                        + "catch-up's copies of peers' events)", workload.filers().size(), drained.delivered()),
+        return new RawResult(String.format(Locale.ROOT, "SubscribeLocalMetadata on %d filers (%,d delivered%s)",
+                        workload.filers().size(), drained.delivered(), path == Path.CATCH_UP
+                                ? " with the catch-up's copies of peers' events" : ", each filer's own once"),
                 workload.expected() / drained.seconds(), workload.expected(), CpuByRole.now().since(before));
     }
 
@@ -134,13 +203,18 @@ final class PopulatorBenchmark {
 
     /** Settings for a populator of its own: fresh topics and a fresh ZooKeeper chroot, so nothing is resumed. */
     static Map<String, String> freshPopulator(LocalCluster cluster, int round) {
+        return freshPopulator(cluster, round, cluster.emulator().filerCount() > 1);
+    }
+
+    /** ... tailing each filer's own log when {@code eachFiler}, else the first filer's aggregated stream. */
+    static Map<String, String> freshPopulator(LocalCluster cluster, int round, boolean eachFiler) {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "kafka.bootstrap.servers", cluster.kafkaBootstrapServers(),
                 "zookeeper.connect", cluster.zookeeperConnect(),
                 "zookeeper.chroot", "/tidemark-bench-" + round + "-" + System.nanoTime(),
                 "filer.address", cluster.emulator().filerAddress(),
                 "topic.prefix", "bench" + round + "-" + System.nanoTime() + "."));
-        if (cluster.emulator().filerCount() > 1) {
+        if (eachFiler) {
             // The populator finds the filers at the master and tails each one's own meta-log.
             settings.put("filer.master.address", cluster.masterAddress());
         }
@@ -154,10 +228,12 @@ final class PopulatorBenchmark {
      * until the filers have been quiet for populator.filers.hold.max.ms (a log that ends, which a live cluster's does
      * not), and that wait is reported apart as the tail.
      */
-    private static Result populator(LocalCluster cluster, Options options, int round, Workload workload)
+    private static Result populator(LocalCluster cluster, Options options, int round, Workload workload, Path path)
             throws Exception {
         long lastTs = workload.lastTsNs();
-        Map<String, String> settings = freshPopulator(cluster, round);
+        // One stream is in order: nothing is held for a margin at its end.
+        long steadyUntil = path == Path.ONE_STREAM ? lastTs : workload.steadyUntilTsNs();
+        Map<String, String> settings = freshPopulator(cluster, round, path != Path.ONE_STREAM);
         settings.put("populator.batch.max.events", String.valueOf(options.batchMaxEvents()));
         // Subscribe from the filer's first event: the whole log is the workload.
         settings.put("populator.cold-start.overlap.ms", String.valueOf(Duration.ofDays(3650).toMillis()));
@@ -174,7 +250,7 @@ final class PopulatorBenchmark {
             CpuByRole before = CpuByRole.now();
             long start = System.nanoTime();
             long first = metrics.published();
-            while (metrics.lastPublishedTsNs() < workload.steadyUntilTsNs()) {
+            while (metrics.lastPublishedTsNs() < steadyUntil) {
                 Thread.sleep(1);
             }
             long end = System.nanoTime();
@@ -193,7 +269,7 @@ final class PopulatorBenchmark {
             }
             long transactions = (long) meters.get("tidemark.populator.transactions").tag("outcome", "committed")
                     .counter().count();
-            String tail = !steady || workload.steadyUntilTsNs() == lastTs ? "" : String.format(Locale.ROOT,
+            String tail = !steady || steadyUntil == lastTs ? "" : String.format(Locale.ROOT,
                     "; then the last %d held %.1f s until the filers were quiet", metrics.published() - first - measured,
                     (last - end) / 1e9);
             return new Result(measured / ((end - start) / 1e9), metrics.published(), transactions,
