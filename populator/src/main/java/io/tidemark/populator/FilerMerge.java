@@ -50,7 +50,8 @@ final class FilerMerge {
     }
 
     /**
-     * Digests are never 0, which stands for none ({@link #NONE}): no boxing per event.
+     * Digests are never 0, which stands for none ({@link #NONE}), so the fields need no boxes (the indexes still box
+     * their keys).
      *
      * @param wrote   the entry it wrote, by path and identity ({@code NONE}: none)
      * @param changed the entry it changed or removed, by path and identity ({@code NONE}: none, a creation)
