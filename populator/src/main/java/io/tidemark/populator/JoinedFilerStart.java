@@ -11,11 +11,18 @@ import java.util.function.LongPredicate;
  * @param tailFromNs where its stream starts
  * @param walkFromNs where a span its stream does not read begins, which every lifecycle bucket's walk recovers
  *                   ({@code -1}: none)
+ * @param repair     how its events before the cold-start overlap are recovered
  */
-record JoinedFilerStart(long tailFromNs, long walkFromNs) {
+record JoinedFilerStart(long tailFromNs, long walkFromNs, Repair repair) {
 
-    boolean walks() {
-        return walkFromNs >= 0;
+    /** How a filer found late has its earlier events recovered. */
+    enum Repair {
+        /** Not found late: the cold-start overlap covers it. */
+        NONE,
+        /** Its stream starts before the overlap, at the last list without it. */
+        READ_BACK,
+        /** The span before the overlap is walked. */
+        WALK
     }
 
     /**
@@ -29,15 +36,15 @@ record JoinedFilerStart(long tailFromNs, long walkFromNs) {
                                LongPredicate copiesTold) {
         long overlapFrom = Math.max(0, publishedNs - overlap.toNanos());
         if (listedNs == null) {
-            return new JoinedFilerStart(overlapFrom, -1);
+            return new JoinedFilerStart(overlapFrom, -1, Repair.NONE);
         }
         long joinedFrom = Math.max(0, listedNs - skew.toNanos());
         if (joinedFrom >= overlapFrom) {
-            return new JoinedFilerStart(overlapFrom, -1);
+            return new JoinedFilerStart(overlapFrom, -1, Repair.NONE);
         }
         if (copiesTold.test(joinedFrom)) {
-            return new JoinedFilerStart(joinedFrom, -1);
+            return new JoinedFilerStart(joinedFrom, -1, Repair.READ_BACK);
         }
-        return new JoinedFilerStart(overlapFrom, joinedFrom);
+        return new JoinedFilerStart(overlapFrom, joinedFrom, Repair.WALK);
     }
 }

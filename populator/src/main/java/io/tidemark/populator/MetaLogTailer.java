@@ -434,7 +434,7 @@ public final class MetaLogTailer {
                 JoinedFilerStart start = JoinedFilerStart.of(at.tsNs(), settings.coldStartOverlap(),
                         at.filersListedNs(), settings.filerMaxClockSkew(), merge::recognisesCopiesFrom);
                 String who = f.getValue().map(j -> "joined the cluster at " + j).orElse("is new to the populator");
-                if (start.walks()) {
+                if (start.repair() == JoinedFilerStart.Repair.WALK) {
                     metrics.filerFoundLate(true);
                     walkFromNs = Math.min(walkFromNs, start.walkFromNs());
                     walkToNs = Math.max(walkToNs, start.tailFromNs());
@@ -442,7 +442,7 @@ public final class MetaLogTailer {
                             + "peers' events there from what was published; tailed from ts_ns {}, and every lifecycle "
                             + "bucket is walked for the span before", f.getKey(), who, start.walkFromNs(),
                             start.tailFromNs());
-                } else if (start.tailFromNs() < Math.max(0, at.tsNs() - settings.coldStartOverlap().toNanos())) {
+                } else if (start.repair() == JoinedFilerStart.Repair.READ_BACK) {
                     metrics.filerFoundLate(false);
                     log.warn("filer {} {}: found late (the master did not list it for a while); tailed from ts_ns {}, "
                             + "the last list without it", f.getKey(), who, start.tailFromNs());

@@ -71,14 +71,10 @@ public final class DirectedHistories {
         return history;
     }
 
-    private static String rules(RuleKind kind, int n, int days) {
-        return "<LifecycleConfiguration>" + RuleCatalog.rule(kind, n, days) + "</LifecycleConfiguration>";
-    }
-
     /** A legal hold set before the object is due and lifted after: the object is due from the lifting on. */
     static History holdLiftedAfterDue(long day) {
         return history(1, List.of(
-                op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.RULES, LOCKED, "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
                 op(Kind.PUT, LOCKED, "a/1", "", 10),
                 pause(day * 2 / 5),
                 op(Kind.HOLD, LOCKED, "a/1", "current", 0),
@@ -104,7 +100,7 @@ public final class DirectedHistories {
      */
     private static List<Step> heldAfterFiringWhileAway(long day, long processorDown) {
         return List.of(
-                op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.RULES, LOCKED, "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
                 op(Kind.PUT, LOCKED, "a/1", "", 10),
                 pause(day / 5),
                 op(Kind.RESTART_SERVICE, "", "", "object-processor#0", processorDown),
@@ -117,7 +113,7 @@ public final class DirectedHistories {
     /** A retention that ends after the due instant: the object is due from its end on. */
     static History retentionEnds(long day) {
         return history(3, List.of(
-                op(Kind.RULES, LOCKED, "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.RULES, LOCKED, "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
                 op(Kind.PUT, LOCKED, "a/1", "", 10),
                 pause(day * 2 / 5),
                 op(Kind.RETAIN, LOCKED, "a/1", "current", day * 3 / 2)));
@@ -129,7 +125,7 @@ public final class DirectedHistories {
      */
     static History rulesRenamedWhileTasksWait(long day) {
         List<Step> steps = new ArrayList<>();
-        steps.add(op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0));
+        steps.add(op(Kind.RULES, "plain", "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0));
         steps.add(op(Kind.PUT, "plain", "a/1", "", 10));
         steps.add(op(Kind.PUT, "plain", "a/2", "", 10));
         // Mtimes are whole seconds, so an object may fall due up to a second before a day has passed: the processor
@@ -150,7 +146,7 @@ public final class DirectedHistories {
         // The task fires while the processor is away, so nothing reads the key between the first demotion and its
         // return; mtimes are whole seconds, which is why the second demotion comes 0.3 day before the return.
         return history(5, List.of(
-                op(Kind.RULES, TOGGLED, "", rules(RuleKind.NONCURRENT, 0, 1), 0),
+                op(Kind.RULES, TOGGLED, "", RuleCatalog.configuration(RuleKind.NONCURRENT, 0, 1), 0),
                 op(Kind.PUT, TOGGLED, "c", "", 10),
                 op(Kind.VERSIONING, TOGGLED, "", "Enabled", 0),
                 op(Kind.PUT, TOGGLED, "c", "", 10),
@@ -168,7 +164,7 @@ public final class DirectedHistories {
      */
     static History deadLettersReplayedWhileBlocked(long day) {
         return history(6, List.of(
-                op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.RULES, "plain", "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
                 op(Kind.PUT, "plain", "a/1", "", 10),
                 op(Kind.PUT, "plain", "a/2", "", 10),
                 op(Kind.GATEWAY_BLOCKED, "plain", "a/1", "", day * 2),
@@ -182,7 +178,7 @@ public final class DirectedHistories {
     /** The object's armed timer made unreadable before it falls due: it is set aside, and the object still expires. */
     static History timerUnreadable(long day) {
         return history(7, List.of(
-                op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.RULES, "plain", "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
                 op(Kind.PUT, "plain", "a/1", "", 10),
                 pause(day / 10),
                 op(Kind.CORRUPT_TIMER, "", "", "", 1)));
@@ -220,7 +216,7 @@ public final class DirectedHistories {
                 pause(day / 5),
                 op(Kind.LISTINGS_FAIL, "", "", "", day * 5 / 2),
                 op(Kind.WALK_STATES_REFUSED, "", "", "", day * 3),
-                op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0)));
+                op(Kind.RULES, "plain", "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0)));
     }
 
     /**
@@ -234,7 +230,7 @@ public final class DirectedHistories {
      */
     static History deleteAndReputThroughTwoFilersOneLate(long day) {
         return history(10, List.of(
-                op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
+                op(Kind.RULES, "plain", "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0),
                 op(Kind.PUT, "plain", "a/1", "", 10),
                 op(Kind.PUT, "plain", "a/2", "", 10),
                 pause(day / 5),
@@ -257,7 +253,7 @@ public final class DirectedHistories {
     static History populatorBackWhileFilersFlushApart(long day) {
         long flush = HistoryGenerator.filerFlushMillis(day);
         List<Step> steps = new ArrayList<>();
-        steps.add(op(Kind.RULES, "plain", "", rules(RuleKind.EXPIRE_PREFIX, 0, 1), 0));
+        steps.add(op(Kind.RULES, "plain", "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX, 0, 1), 0));
         steps.add(op(Kind.PUT, "plain", "a/0", "", 10));
         steps.add(pause(day / 5));
         steps.add(op(Kind.RESTART_SERVICE, "", "", "populator#0", flush));

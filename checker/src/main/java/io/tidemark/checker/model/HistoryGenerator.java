@@ -312,8 +312,7 @@ public final class HistoryGenerator {
         long flush = filerFlushMillis(dayMillis);
         String prefix = "a/burst" + random.nextInt(1_000) + "-";
         List<Step> steps = new ArrayList<>();
-        steps.add(new Step(0, Kind.RULES, "plain", "", "<LifecycleConfiguration>" + RuleCatalog.rule(
-                RuleKind.EXPIRE_PREFIX, random.nextInt(100), 1) + "</LifecycleConfiguration>", 0));
+        steps.add(keysUnderAExpireInADay(random));
         // Seconds at least, whatever the day's length: the populator's start and its catch-up take that long.
         long span = Math.max(flush, MIN_BURST_SPAN_MILLIS);
         steps.add(new Step(0, Kind.RESTART_SERVICE, "", "", "populator#" + random.nextInt(2),
@@ -325,6 +324,12 @@ public final class HistoryGenerator {
         return steps;
     }
 
+    /** The {@code plain} bucket's rules set to expire every key under {@code a/} a day after it is written. */
+    private static Step keysUnderAExpireInADay(Random random) {
+        return new Step(0, Kind.RULES, "plain", "", RuleCatalog.configuration(RuleKind.EXPIRE_PREFIX,
+                random.nextInt(100), 1), 0);
+    }
+
     /**
      * A filer's stream late by more than the populator waits for it, and an object (due in a day) deleted and put
      * again, the gateway taking the two through different filers: the late filer's event is published after the
@@ -333,8 +338,7 @@ public final class HistoryGenerator {
     private List<Step> deleteAndReputOneFilerLate(Random random) {
         String key = "a/late" + random.nextInt(1_000);
         List<Step> steps = new ArrayList<>();
-        steps.add(new Step(0, Kind.RULES, "plain", "", "<LifecycleConfiguration>" + RuleCatalog.rule(
-                RuleKind.EXPIRE_PREFIX, random.nextInt(100), 1) + "</LifecycleConfiguration>", 0));
+        steps.add(keysUnderAExpireInADay(random));
         steps.add(new Step(0, Kind.PUT, "plain", key, "", 10));
         steps.add(new Step(0, Kind.WAIT, "", "", "", dayMillis / 5));
         steps.add(filerStreamLate(random, dayMillis * 2));

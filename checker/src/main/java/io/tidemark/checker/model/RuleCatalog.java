@@ -41,6 +41,11 @@ public final class RuleCatalog {
         return xml.append("</LifecycleConfiguration>").toString();
     }
 
+    /** A configuration of one rule of {@code kind}, numbered {@code n}, over {@code days}. */
+    static String configuration(RuleKind kind, int n, int days) {
+        return "<LifecycleConfiguration>" + rule(kind, n, days) + "</LifecycleConfiguration>";
+    }
+
     static String rule(RuleKind kind, int n, int days) {
         String id = "<ID>" + kind + "-" + n + "</ID>";
         return switch (kind) {

@@ -3,6 +3,7 @@ package io.tidemark.devtools.bench;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.devtools.bench.CpuByRole;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.emulator.s3.S3Gateway;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.populator.PopulatorMetrics;
@@ -112,7 +113,7 @@ final class PopulatorBenchmark {
             for (Path path : Path.values()) {
                 // A live tail: each filer holds all its events in memory and serves its own, once.
                 cluster.emulator().store().setMetaLogMemoryWindow(path == Path.LIVE_TAIL ? (int) expected + 1_000
-                        : DEFAULT_MEMORY_WINDOW);
+                        : FilerStore.DEFAULT_META_LOG_MEMORY_WINDOW);
                 RawResult raw = path == Path.ONE_STREAM ? raw(cluster, expected, round)
                         : rawLocal(workload, round, path);
                 Result populator = populator(cluster, options, round, workload, path);
@@ -129,7 +130,7 @@ final class PopulatorBenchmark {
                 printRound(out, "round " + round + ", " + path.label + ":", raw, populator, expected);
             }
         }
-        cluster.emulator().store().setMetaLogMemoryWindow(DEFAULT_MEMORY_WINDOW);
+        cluster.emulator().store().setMetaLogMemoryWindow(FilerStore.DEFAULT_META_LOG_MEMORY_WINDOW);
         double oneStream = cpuPerEvent.getOrDefault(Path.ONE_STREAM, Double.NaN);
         for (Path path : Path.values()) {
             double[] b = best.getOrDefault(path, new double[] {Double.NaN, Double.NaN});
@@ -144,9 +145,6 @@ final class PopulatorBenchmark {
         out.flush();
         return exact;
     }
-
-    /** The emulator's default meta-log memory window, restored after a live tail. */
-    private static final int DEFAULT_MEMORY_WINDOW = 1_000;
 
     private static void printRound(PrintWriter out, String title, RawResult raw, Result populator, long expected) {
         out.printf(Locale.ROOT, "  %s raw %s %,.0f events/s; populator %,.0f events/s exactly-once "

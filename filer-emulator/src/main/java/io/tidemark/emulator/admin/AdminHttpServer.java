@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.tidemark.emulator.FaultInjector;
 import io.tidemark.emulator.cluster.FilerCluster;
+import io.tidemark.emulator.filer.FilerStore;
 import io.tidemark.emulator.s3.ObjectVersionInfo;
 import io.tidemark.emulator.s3.S3Exception;
 import io.tidemark.emulator.s3.S3Gateway;
@@ -177,7 +178,8 @@ public final class AdminHttpServer implements AutoCloseable {
             case "filer-clock-offset" -> filers.setFilerClockOffset(filerIndex(a), Duration.ofMillis(a.number("ms", 0)));
             case "fail-reads" -> faults.failObjectReads(a.text("bucket"), a.text("objectPath"),
                     (int) a.number("times", 1));
-            case "meta-log-memory" -> s3.store().setMetaLogMemoryWindow((int) a.number("events", 1_000));
+            case "meta-log-memory" -> s3.store().setMetaLogMemoryWindow((int) a.number("events",
+                    FilerStore.DEFAULT_META_LOG_MEMORY_WINDOW));
             case "purge-log" -> out.put("purged", s3.store().purgeMetaLogBefore(java.time.Instant.parse(a.text("before"))));
             default -> throw new UnknownOperation("no fault operation " + operation);
         }

@@ -152,9 +152,13 @@ public final class FilerStore implements AutoCloseable {
         filers.forEach(f -> f.log.stampInRunsOf(length));
     }
 
+    /** How many of the newest meta-log events each filer holds in memory unless told otherwise. */
+    public static final int DEFAULT_META_LOG_MEMORY_WINDOW = MetaLog.DEFAULT_MEMORY_WINDOW;
+
     /**
-     * Sets how many of the newest meta-log events the filer holds in memory (1,000 unless set). A subscription from
-     * an older {@code since_ns} is served from "disk" first, as upstream does: see FilerService.
+     * Sets how many of the newest meta-log events the filer holds in memory ({@link #DEFAULT_META_LOG_MEMORY_WINDOW}
+     * unless set). A subscription from an older {@code since_ns} is served from "disk" first, as upstream does: see
+     * FilerService.
      */
     public void setMetaLogMemoryWindow(int events) {
         filers.forEach(f -> f.setMemoryWindow(events));
