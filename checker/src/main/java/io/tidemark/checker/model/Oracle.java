@@ -209,8 +209,7 @@ public final class Oracle {
                 Optional<RuleMatch> due = bucket == null || bucket.rules() == null || unremovable(versions.get(i))
                         ? Optional.empty() : due(bucket, states.get(i), locks.get(id), t);
                 Lock lock = locks.get(id);
-                observe(track, due, from, t, due.isPresent() && due.get().action().permanent() && lock != null
-                        ? lock.retainUntil() : null);
+                observe(track, due, from, t, due.isPresent() && lock != null ? lock.retainUntil() : null);
             }
         });
         uploads.forEach((id, upload) -> {
@@ -256,8 +255,9 @@ public final class Oracle {
         if (due.isEmpty() || due.get().action() == LifecycleAction.NONE) {
             return Optional.empty();
         }
-        // A lock keeps a version from being removed; a delete marker placed over it is still allowed.
-        if (due.get().action().permanent() && version.versionId() != null && lock != null && lock.protects(t)) {
+        // A lock keeps a version from being removed, and from a delete marker placed over it: unlike AWS, SeaweedFS's
+        // LifecycleDelete checks the lock of the latest version before it creates the marker.
+        if (version.versionId() != null && lock != null && lock.protects(t)) {
             return Optional.empty();
         }
         return due;

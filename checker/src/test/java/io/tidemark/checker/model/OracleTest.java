@@ -129,6 +129,31 @@ class OracleTest {
                 .returns("v1", Finding::versionId).returns(at(12), Finding::at);
     }
 
+    /**
+     * Found by {@code check --filers 2 --seed 4714}: the current version of a versioned object-lock bucket under a
+     * legal hold that is never lifted. AWS would put a delete marker over it; SeaweedFS's LifecycleDelete checks the
+     * lock of the latest version before it creates the marker and answers SKIPPED_OBJECT_LOCK, so no engine using it
+     * can expire that object, and the oracle called it lost.
+     */
+    @Test
+    void shouldNotExpectADeleteMarkerOverACurrentVersionUnderLegalHold() {
+        bucket(0, BucketVersioning.ENABLED, EXPIRE_A_AFTER_2_DAYS);
+        key(0, "a/1", new VersionView("v1", true, false, at(0), 10, Map.of()));
+        trace.add(new TraceEvent.LockChanged(at(0.5), "b", "a/1", "v1", true, null, "hold"));
+
+        assertThat(oracle.judge(trace, at(10)).findings()).isEmpty();
+    }
+
+    @Test
+    void shouldTimeADeleteMarkerOverACurrentVersionFromTheEndOfItsRetention() {
+        bucket(0, BucketVersioning.ENABLED, EXPIRE_A_AFTER_2_DAYS);
+        key(0, "a/1", new VersionView("v1", true, false, at(0), 10, Map.of()));
+        trace.add(new TraceEvent.LockChanged(at(0.5), "b", "a/1", "v1", false, at(3), "retain"));
+
+        assertThat(oracle.judge(trace, at(7.5)).findings()).singleElement()
+                .returns(Finding.Kind.LOST_EXPIRATION, Finding::kind).returns(at(7), Finding::at);
+    }
+
     @Test
     void shouldFindAWrongfulDeleteOfAVersionUnderLegalHold() {
         bucket(0, BucketVersioning.ENABLED, NONCURRENT_AFTER_1_DAY);
