@@ -316,9 +316,16 @@ final class TimerPlanner {
             return List.of(nullTimer.<Change>map(t -> new Arm(waiting(t, record.getTsNs())))
                     .orElse(new Nothing("pointer-flipped")), walk);
         }
-        // Whatever else the flip means, the version it names is current: a timer from its demotion is void.
-        Change cancelNoncurrent = new Cancel(noncurrentTimerId(record.getBucket(), key, latest));
-        return List.of(cancelNoncurrent, walk, nullVersionDemoted(record, rules, existing, now));
+        // Whatever else the flip means, the version it names is current: a timer from its demotion is void. Unless
+        // the flip is stale: with several filers, a version's own events (its creation, this flip) can come after
+        // those of its successor, whose write stamped it noncurrent and armed that timer. One event cannot tell,
+        // so a flip that cancels such a timer asks for a walk of the key as well, whose listing re-arms it if the
+        // version is noncurrent after all.
+        String noncurrentId = noncurrentTimerId(record.getBucket(), key, latest);
+        if (walk instanceof Nothing && rules.isPresent() && existing.apply(noncurrentId).isPresent()) {
+            walk = walkOfKey(record, "promoted-", "promoted-version");
+        }
+        return List.of(new Cancel(noncurrentId), walk, nullVersionDemoted(record, rules, existing, now));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.tidemark.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import io.tidemark.lifecycle.config.ValidationMode;
 import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.lifecycle.engine.DuePolicy;
@@ -15,11 +16,14 @@ import io.tidemark.replay.TimerPlanner.BucketRules;
 import io.tidemark.replay.TimerPlanner.Cancel;
 import io.tidemark.replay.TimerPlanner.Change;
 import io.tidemark.seaweed.EntryIdentity;
+import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.S3Layout;
 import io.tidemark.seaweed.pb.FilerProto.Entry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -39,13 +43,22 @@ class LateRemovalTest {
             + "<Filter><Prefix></Prefix></Filter><Expiration><Days>1</Days></Expiration></Rule>"
             + "</LifecycleConfiguration>";
 
+    private static final String NONCURRENT_XML = "<LifecycleConfiguration><Rule><ID>n</ID><Status>Enabled</Status>"
+            + "<Filter><Prefix></Prefix></Filter><NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
+            + "</NoncurrentVersionExpiration></Rule></LifecycleConfiguration>";
+
     private final TimerPlanner planner = new TimerPlanner();
     private final Map<String, ReplayTimer> timers = new HashMap<>();
+    private final List<TimerPlanner.Walk> walks = new ArrayList<>();
 
     private static Optional<BucketRules> rules(BucketVersioning versioning) {
+        return rules(XML, versioning);
+    }
+
+    private static Optional<BucketRules> rules(String xml, BucketVersioning versioning) {
         try {
             RuleReader reader = new RuleReader(ValidationMode.SEAWEEDFS, LifecycleCalendar.of(DuePolicy.EXACT, DAY));
-            return Optional.of(new BucketRules(reader.read(XML), versioning));
+            return Optional.of(new BucketRules(reader.read(xml), versioning));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -57,6 +70,8 @@ class LateRemovalTest {
                 timers.put(arm.timer().timerId(), arm.timer());
             } else if (change instanceof Cancel cancel) {
                 timers.remove(cancel.timerId());
+            } else if (change instanceof TimerPlanner.Walk walk) {
+                walks.add(walk);
             }
         }
     }
@@ -78,6 +93,60 @@ class LateRemovalTest {
 
     private static ObjectTask.ExpectedIdentity identity(Entry entry) {
         return ObjectTask.ExpectedIdentity.of(EntryIdentity.of(entry));
+    }
+
+    /**
+     * Found by {@code check --filers 2 --seed 4719}: version 1 written through a filer whose stream is late, version 2
+     * through the other at once. Version 2's events come first, the gateway's noncurrent stamp on version 1 among
+     * them, which arms its NoncurrentDays timer; then version 1's own, late: its creation and the pointer moved to it.
+     * That flip says version 1 is current, which it no longer is; cancelling its timer on the flip's word lost the
+     * expiration. A flip that cancels a noncurrent timer now also asks for a walk of the key, whose listing says which
+     * version is current and re-arms the timer of the one that is not.
+     */
+    @Test
+    void shouldAskForAWalkOfTheKeyWhenALatePointerFlipCancelsANoncurrentTimer() {
+        Optional<BucketRules> rules = rules(NONCURRENT_XML, BucketVersioning.ENABLED);
+        Instant v1At = T0;
+        Instant v2At = T0.plusMillis(120);
+        Entry v1 = version("1", v1At, 10);
+        Entry v2 = version("2", v2At, 20);
+        Entry v1Demoted = v1.toBuilder().putExtended(S3Layout.NONCURRENT_SINCE_NS,
+                ByteString.copyFromUtf8(String.valueOf(EpochNanos.of(v2At)))).build();
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", VERSIONS, null, v2, v2At), rules, v2At);
+        apply(Events.record(EventKind.OTHER, "v", "k", VERSIONS, v1, v1Demoted, v2At), rules, v2At);
+        apply(flipped(directory("1", v1At), directory("2", v2At), v2At), rules, v2At);
+        assertThat(timers).containsKey(TimerPlanner.noncurrentTimerId("v", "k", "1"));
+
+        // Version 1's own events, through the late filer.
+        Instant late = T0.plusSeconds(2);
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", VERSIONS, null, v1, v1At), rules, late);
+        apply(flipped(Events.object("k" + S3Layout.VERSIONS_SUFFIX, v1At, 0, Map.of()).toBuilder().setIsDirectory(true)
+                .build(), directory("1", v1At), v1At), rules, late);
+
+        assertThat(timers.containsKey(TimerPlanner.noncurrentTimerId("v", "k", "1")) || !walks.isEmpty())
+                .as("version 1 is still timed, or a walk of its key will time it").isTrue();
+        assertThat(walks).allSatisfy(w -> assertThat(w.task().details().prefix()).isEqualTo("k"));
+    }
+
+    @Test
+    void shouldAskForNoWalkWhenAFlipCancelsNoTimer() {
+        Optional<BucketRules> rules = rules(NONCURRENT_XML, BucketVersioning.ENABLED);
+        Entry v1 = version("1", T0, 10);
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", VERSIONS, null, v1, T0), rules, T0);
+        apply(flipped(Events.object("k" + S3Layout.VERSIONS_SUFFIX, T0, 0, Map.of()).toBuilder().setIsDirectory(true)
+                .build(), directory("1", T0), T0), rules, T0);
+
+        assertThat(walks).isEmpty();
+    }
+
+    private static Entry directory(String latest, Instant latestMtime) {
+        return Events.object("k" + S3Layout.VERSIONS_SUFFIX, latestMtime, 0, Map.of(S3Layout.LATEST_VERSION_ID, latest,
+                S3Layout.LATEST_VERSION_MTIME, String.valueOf(latestMtime.getEpochSecond()),
+                S3Layout.LATEST_VERSION_IS_DELETE_MARKER, "false")).toBuilder().setIsDirectory(true).build();
+    }
+
+    private static MetaLogRecord flipped(Entry before, Entry after, Instant at) {
+        return Events.record(EventKind.LATEST_POINTER_FLIPPED, "v", "k", "/buckets/v", before, after, at);
     }
 
     @Test

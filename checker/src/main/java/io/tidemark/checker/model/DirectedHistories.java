@@ -44,6 +44,7 @@ public final class DirectedHistories {
         Map<String, History> all = new LinkedHashMap<>();
         all.put("delete-and-reput-through-two-filers-one-late", deleteAndReputThroughTwoFilersOneLate(dayMillis));
         all.put("populator-back-while-filers-flush-apart", populatorBackWhileFilersFlushApart(dayMillis));
+        all.put("version-demoted-while-its-filer-is-late", versionDemotedWhileItsFilerIsLate(dayMillis));
         return all;
     }
 
@@ -262,6 +263,28 @@ public final class DirectedHistories {
             steps.add(pause(flush / 8));
         }
         return history(11, steps);
+    }
+
+    /**
+     * A version written through a filer whose stream is late and, at once, its successor through the other (found by
+     * {@code check --filers 2 --seed 4719}). The successor's events come first: the gateway's noncurrent stamp on the
+     * older version arms its NoncurrentDays timer. Then the older version's own events come, late: its creation, and
+     * the latest pointer moved to it — which says the version is current, and cancelled the timer its demotion had
+     * armed. No steady walk comes (the conductor is paused), so nothing else times the version. Two pairs of puts, one
+     * put between them, so that one pair goes late filer first whichever filer the gateway's turn starts at.
+     */
+    static History versionDemotedWhileItsFilerIsLate(long day) {
+        return history(12, List.of(
+                op(Kind.CONDUCTOR_PAUSED, "", "", "", day * 10),
+                op(Kind.RULES, LOCKED, "", RuleCatalog.configuration(RuleKind.NONCURRENT, 0, 1), 0),
+                pause(day / 5),
+                op(Kind.FILER_STREAM_LATE, "", "", "1 " + (HistoryGenerator.filerHoldMillis(day) + 1_500), day * 2),
+                pause(day / 10),
+                op(Kind.PUT, LOCKED, "a/1", "", 10),
+                op(Kind.PUT, LOCKED, "a/1", "", 20),
+                op(Kind.PUT, "plain", "c", "", 10),
+                op(Kind.PUT, LOCKED, "a/2", "", 10),
+                op(Kind.PUT, LOCKED, "a/2", "", 20)));
     }
 
     private static Step op(Kind kind, String bucket, String key, String arg, long number) {
