@@ -1,13 +1,16 @@
 package io.tidemark.populator;
 
 import io.tidemark.messages.PopulatorCheckpoint.FilerCursor;
+import io.tidemark.seaweed.EpochNanos;
 import io.tidemark.seaweed.client.FilerClient;
+import io.tidemark.seaweed.client.FilerClock;
 import io.tidemark.seaweed.client.FilerEvent;
 import io.tidemark.seaweed.client.MetadataSubscription;
 import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,11 +34,13 @@ final class FilerTails implements AutoCloseable {
     /**
      * A span of a filer's log to read again once the filer has flushed it; see {@link #noteConnections}.
      *
-     * @param connectedAtNs when the last connection the span stands for was made, by this host's clock
+     * All four are on the filer's clock (architecture.md, invariant 7: they are compared with its stamps).
+     *
+     * @param connectedAtNs when the last connection the span stands for was made
      * @param untilTsNs  where the span ends (0: not known yet, the stream has not caught up)
-     * @param dueMillis  by this process's clock, when the filer has surely flushed it
+     * @param dueNs      when the filer has surely flushed it
      */
-    private record Owed(long sinceTsNs, long connectedAtNs, long untilTsNs, long dueMillis) {
+    private record Owed(long sinceTsNs, long connectedAtNs, long untilTsNs, long dueNs) {
         boolean caughtUp() {
             return untilTsNs != 0;
         }
@@ -45,7 +50,10 @@ final class FilerTails implements AutoCloseable {
         final String address;
         final String rereadName;
         final FilerClient client;
+        final FilerClock filerClock;
         final MetadataSubscription subscription;
+        /** Connections not yet placed on the filer's clock (its first reading under way). */
+        final ArrayDeque<MetadataSubscription.Connection> connections = new ArrayDeque<>();
         final ArrayDeque<Owed> owed = new ArrayDeque<>();
         MetadataSubscription reread;
         Owed reading;
@@ -63,6 +71,7 @@ final class FilerTails implements AutoCloseable {
             this.address = address;
             this.rereadName = address + REREAD_SUFFIX;
             this.client = connect.apply(address);
+            this.filerClock = FilerClock.of(client, clock, FilerClock.DEFAULT_MAX_AGE);
             this.cursor = from;
             MetadataSubscription started;
             SubscriptionOptions options = SubscriptionOptions.from("tidemark-populator", pathPrefix, 0)
@@ -199,16 +208,28 @@ final class FilerTails implements AutoCloseable {
         long skew = settings.filerMaxClockSkew().toNanos();
         long interval = settings.filerFlushInterval().toNanos();
         for (MetadataSubscription.Connection c; (c = tail.subscription.pollConnection()) != null; ) {
-            if (tails.size() < 2) {
-                continue;
+            if (tails.size() >= 2) {
+                tail.connections.addLast(c);
             }
-            long since = Math.max(c.sinceTsNs(), c.atEpochNanos() - interval - skew);
-            Owed last = tail.owed.peekLast();
-            if (last != null && !last.caughtUp()) {
-                tail.owed.pollLast();
-                tail.owed.addLast(new Owed(Math.min(last.sinceTsNs(), since), c.atEpochNanos(), 0, 0));
-            } else {
-                tail.owed.addLast(new Owed(since, c.atEpochNanos(), 0, 0));
+        }
+        if (!tail.connections.isEmpty() || !tail.owed.isEmpty() && !tail.owed.peekLast().caughtUp()) {
+            // The filer's time is what the span is placed by, never this host's (invariant 7); until a first
+            // reading of it is at hand (asked for here, never waited for), the connections wait.
+            long filerNow = filerNow(tail);
+            if (filerNow == 0) {
+                return;
+            }
+            long nanoNow = System.nanoTime();
+            for (MetadataSubscription.Connection c; (c = tail.connections.pollFirst()) != null; ) {
+                long connectedAt = filerNow - Math.max(0, nanoNow - c.atNanoTime());
+                long since = Math.max(c.sinceTsNs(), connectedAt - interval - skew);
+                Owed last = tail.owed.peekLast();
+                if (last != null && !last.caughtUp()) {
+                    tail.owed.pollLast();
+                    tail.owed.addLast(new Owed(Math.min(last.sinceTsNs(), since), connectedAt, 0, 0));
+                } else {
+                    tail.owed.addLast(new Owed(since, connectedAt, 0, 0));
+                }
             }
         }
         if (tail.owed.isEmpty() || tail.owed.peekLast().caughtUp() || !caughtUp(tail)) {
@@ -218,16 +239,32 @@ final class FilerTails implements AutoCloseable {
         // connection (the files a catch-up reads were flushed by then, unless it ran long), and a second read that
         // finds skipped events near its end is followed by another (see reread). Due once the filer has flushed
         // that far: one flush interval, twice the skew and a second's margin later, or as soon as it says so.
-        long now = clock.millis();
+        long filerNow = filerNow(tail);
+        if (filerNow == 0) {
+            return;
+        }
         Owed last = tail.owed.pollLast();
-        long until = Math.max(now * 1_000_000L, last.connectedAtNs() + interval) + skew;
-        tail.owed.addLast(new Owed(last.sinceTsNs(), last.connectedAtNs(), until, dueAfter(until)));
+        long until = Math.max(filerNow, last.connectedAtNs() + interval) + skew;
+        tail.owed.addLast(new Owed(last.sinceTsNs(), last.connectedAtNs(), until, dueAfter(until, filerNow)));
     }
 
-    /** When a span up to {@code untilTsNs} is surely flushed, by this process's clock. */
-    private long dueAfter(long untilTsNs) {
-        return Math.max(clock.millis(), untilTsNs / 1_000_000L) + settings.filerFlushInterval().toMillis()
-                + 2 * settings.filerMaxClockSkew().toMillis() + 1_000;
+    /** When a span up to {@code untilTsNs} is surely flushed, on the filer's clock. */
+    private long dueAfter(long untilTsNs, long filerNow) {
+        return Math.max(filerNow, untilTsNs) + settings.filerFlushInterval().toNanos()
+                + 2 * settings.filerMaxClockSkew().toNanos() + 1_000_000_000L;
+    }
+
+    /**
+     * The earliest the filer's clock can show now (0: no reading of it at hand yet; one is asked for, never waited
+     * for). A filer that cannot tell its time (no {@code Ping}) is taken at this host's.
+     */
+    private static long filerNow(Tail tail) {
+        try {
+            Instant now = tail.filerClock.now().getNow(null);
+            return now == null ? 0 : EpochNanos.of(now);
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     /**
@@ -241,8 +278,11 @@ final class FilerTails implements AutoCloseable {
             tail.deliveredSeen = delivered;
             tail.deliveredChangedMillis = now;
         }
+        // Recent by the filer's clock, which stamped it (invariant 7); without a reading, only the quiet second tells.
+        long filerNow = filerNow(tail);
+        boolean recent = filerNow != 0 && delivered >= filerNow - 2_000_000_000L;
         return tail.subscription.bufferedEvents() == 0 && merge.pendingOf(tail.address) == 0
-                && (delivered >= (now - 2_000) * 1_000_000L || now - tail.deliveredChangedMillis >= 1_000);
+                && (recent || now - tail.deliveredChangedMillis >= 1_000);
     }
 
     /** Starts the re-read owed first once it is due, moves its events, and ends it once it has all gone. */
@@ -253,7 +293,8 @@ final class FilerTails implements AutoCloseable {
                 return 0;
             }
             long flushed = tail.subscription.flushedThroughTsNs();
-            boolean due = flushed > 0 ? flushed >= next.untilTsNs() : clock.millis() >= next.dueMillis();
+            long filerNow = filerNow(tail);
+            boolean due = flushed > 0 ? flushed >= next.untilTsNs() : filerNow != 0 && filerNow >= next.dueNs();
             if (!due) {
                 return 0;
             }
@@ -301,7 +342,8 @@ final class FilerTails implements AutoCloseable {
                 // Skipped events right up to the span's end: the catch-up's switch to memory may lie beyond it.
                 long skew = settings.filerMaxClockSkew().toNanos();
                 long until = done.untilTsNs() + interval + skew;
-                tail.owed.addFirst(new Owed(done.untilTsNs() - skew, done.connectedAtNs(), until, dueAfter(until)));
+                tail.owed.addFirst(new Owed(done.untilTsNs() - skew, done.connectedAtNs(), until,
+                        dueAfter(until, filerNow(tail))));
             }
             endReread(tail);
         }

@@ -85,12 +85,14 @@ public final class MetadataSubscription implements AutoCloseable {
     private final ConcurrentLinkedQueue<Connection> connections = new ConcurrentLinkedQueue<>();
 
     /**
-     * One (re)connection of the stream: it asked for what follows {@code sinceTsNs}, when this host's clock read
-     * {@code atEpochNanos}. A filer serves a local subscription's catch-up from the log files first and then from its
-     * memory at the last stamp the files gave, across every filer's files on a shared store: its own events not yet
-     * flushed and stamped before that are never sent. Whoever needs them reads the span again once it is flushed.
+     * One (re)connection of the stream: it asked for what follows {@code sinceTsNs} at {@code atNanoTime} on this
+     * process's monotonic clock (to be placed on the filer's clock by whoever compares it with the filer's stamps,
+     * never on this host's wall clock). A filer serves a local subscription's catch-up from the log files first and
+     * then from its memory at the last stamp the files gave, across every filer's files on a shared store: its own
+     * events not yet flushed and stamped before that are never sent. Whoever needs them reads the span again once it
+     * is flushed.
      */
-    public record Connection(long sinceTsNs, long atEpochNanos) {
+    public record Connection(long sinceTsNs, long atNanoTime) {
     }
 
     // Guarded by this: the resume position and the current stream.
@@ -232,7 +234,7 @@ public final class MetadataSubscription implements AutoCloseable {
                 .setClientSupportsBatching(true)
                 .setClientSupportsIdleHeartbeat(options.idleTimeout() != null)
                 .build();
-        connections.add(new Connection(resumeTsNs, System.currentTimeMillis() * 1_000_000L));
+        connections.add(new Connection(resumeTsNs, System.nanoTime()));
         while (connections.size() > 1_000) {
             connections.poll(); // nobody takes them: a subscription with no use for them keeps the newest few
         }
