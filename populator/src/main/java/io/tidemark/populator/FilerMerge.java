@@ -149,6 +149,14 @@ final class FilerMerge {
         stream.newestTsNs = Math.max(stream.newestTsNs, event.response().getTsNs());
         maxStampSeen = Math.max(maxStampSeen, event.response().getTsNs());
         stream.lastEventNanos = nanoTime.getAsLong();
+        long fingerprint = Fingerprints.of(event);
+        boolean late = event.response().getTsNs() < releasedTsNs;
+        if (released.contains(fingerprint)) {
+            // A copy of an event already released (two of every three in a catch-up of three filers): it waits only
+            // for its own stream's order, to move that filer's cursor past it, and is no cause of anything any more.
+            stream.pending.addLast(new Pending(filer, event, NONE, NONE, NONE, NONE, late, fingerprint));
+            return;
+        }
         EventNotification n = event.response().getEventNotification();
         String directory = event.response().getDirectory();
         String newDirectory = n.getNewParentPath().isEmpty() ? directory : n.getNewParentPath();
@@ -156,7 +164,7 @@ final class FilerMerge {
                 n.hasOldEntry() ? entryKey(directory, n.getOldEntry()) : NONE,
                 n.hasOldEntry() && !n.hasNewEntry() ? path(directory, n.getOldEntry()) : NONE,
                 n.hasNewEntry() && !n.hasOldEntry() ? path(newDirectory, n.getNewEntry()) : NONE,
-                event.response().getTsNs() < releasedTsNs, Fingerprints.of(event));
+                late, fingerprint);
         stream.pending.addLast(p);
         // Every copy is indexed (a catch-up returns peers' events too): a copy on another filer's stream is a cause.
         if (p.wrote() != NONE) {
@@ -269,12 +277,16 @@ final class FilerMerge {
         return s == null ? 0 : s.pending.size();
     }
 
-    /** Releases, in stamp order (causes first), at most {@code max} events the watermark or lateness lets go. */
+    /**
+     * Releases, in stamp order (causes first), the events the watermark or lateness lets go, until {@code max} of them
+     * are to be published: duplicates go out with them, uncounted.
+     */
     List<Taken> release(int max) {
         long watermark = watermark();
         long limit = watermark == Long.MAX_VALUE ? Long.MAX_VALUE : watermark - skewNs;
         List<Taken> out = new ArrayList<>();
-        while (out.size() < max) {
+        int published = 0;
+        while (published < max) {
             Pending next = null;
             Pending firstDue = null;
             boolean waitingForCause = false;
@@ -305,9 +317,11 @@ final class FilerMerge {
             if (next == null) {
                 break;
             }
-            emit(next, out);
+            if (!emit(next, out)) {
+                published++;
+            }
         }
-        if (limit != Long.MAX_VALUE && out.size() < max) {
+        if (limit != Long.MAX_VALUE && published < max) {
             // Everything stamped up to here has gone out (or was late already): what comes stamped before it is late.
             releasedTsNs = Math.max(releasedTsNs, Math.min(limit, maxStampSeen));
         }
@@ -352,8 +366,8 @@ final class FilerMerge {
         return false;
     }
 
-    /** Releases {@code p}, the head of its stream. */
-    private void emit(Pending p, List<Taken> out) {
+    /** Releases {@code p}, the head of its stream; returns whether it is a duplicate. */
+    private boolean emit(Pending p, List<Taken> out) {
         Stream own = streams.get(p.filer());
         own.pending.removeFirst();
         forget(p);
@@ -366,6 +380,7 @@ final class FilerMerge {
             released.add(fingerprint, ts);
         }
         out.add(new Taken(p.filer(), p.event(), duplicate, late && !duplicate, unverified));
+        return duplicate;
     }
 
     private void forget(Pending p) {

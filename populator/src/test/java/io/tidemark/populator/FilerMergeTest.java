@@ -118,6 +118,28 @@ class FilerMergeTest {
         assertThat(taken.get(1).duplicate()).as("the second copy").isTrue();
     }
 
+    /**
+     * In a catch-up of three filers from a shared store two of every three events are copies. Counting them against
+     * the batch left each transaction a third full and made the tail loop ask again and again for what was left.
+     */
+    @Test
+    void shouldCountOnlyWhatIsPublishedAgainstTheMostAReleaseTakes() {
+        merge.addFiler("a");
+        merge.addFiler("b");
+        merge.addFiler("c");
+        for (String filer : List.of("a", "b", "c")) {
+            for (long ts = 100; ts <= 500; ts += 100) {
+                merge.offer(filer, event(ts, "k" + ts));
+            }
+        }
+
+        List<FilerMerge.Taken> taken = merge.release(2);
+
+        assertThat(taken.stream().filter(t -> !t.duplicate()).map(t -> names(List.of(t)).get(0)))
+                .containsExactly("k100", "k200");
+        assertThat(taken).as("with the copies of the first that came before the second").hasSize(4);
+    }
+
     private static FilerEvent encoded(long tsNs, com.google.protobuf.ByteString notification) throws Exception {
         return new FilerEvent(SubscribeMetadataResponse.newBuilder().setDirectory("/buckets/b").setTsNs(tsNs)
                 .setEventNotification(EventNotification.parseFrom(notification)).build(), notification);
