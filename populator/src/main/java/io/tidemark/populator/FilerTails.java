@@ -10,7 +10,6 @@ import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.client.SubscriptionOptions;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -55,6 +54,8 @@ final class FilerTails implements AutoCloseable {
         /** Connections not yet placed on the filer's clock (its first reading under way). */
         final ArrayDeque<MetadataSubscription.Connection> connections = new ArrayDeque<>();
         final ArrayDeque<Owed> owed = new ArrayDeque<>();
+        /** When the filer's clock was last asked for a reading (monotonic; 0: never). */
+        long clockAskedNanos;
         MetadataSubscription reread;
         Owed reading;
         long deliveredSeen;
@@ -72,6 +73,9 @@ final class FilerTails implements AutoCloseable {
             this.rereadName = address + REREAD_SUFFIX;
             this.client = connect.apply(address);
             this.filerClock = FilerClock.of(client, clock, FilerClock.DEFAULT_MAX_AGE);
+            // A first reading asked for now: the stream's first connection is placed by it.
+            this.clockAskedNanos = System.nanoTime();
+            filerClock.now();
             this.cursor = from;
             MetadataSubscription started;
             SubscriptionOptions options = SubscriptionOptions.from("tidemark-populator", pathPrefix, 0)
@@ -101,6 +105,9 @@ final class FilerTails implements AutoCloseable {
     /** Batches of a stream that wait in the merge; at most the larger while their stamps are close together. */
     private static final int PENDING_FACTOR = 4;
     private static final int MAX_PENDING_FACTOR = 16;
+
+    /** How often a filer's clock is asked for a new reading while none is at hand or the last is old. */
+    private static final long CLOCK_ASK_INTERVAL_NANOS = 1_000_000_000L;
 
     /** Names a re-read's stream in the merge (never a filer's address: those have no spaces). */
     static final String REREAD_SUFFIX = " (re-read)";
@@ -255,16 +262,26 @@ final class FilerTails implements AutoCloseable {
     }
 
     /**
-     * The earliest the filer's clock can show now (0: no reading of it at hand yet; one is asked for, never waited
-     * for). A filer that cannot tell its time (no {@code Ping}) is taken at this host's.
+     * The earliest the filer's clock can show now: the last reading carried forward, a new one asked for at most once a
+     * second and never waited for (0: none taken yet). A filer that cannot tell its time (no {@code Ping}) is taken
+     * at this host's, as {@link FilerClock} logs.
      */
-    private static long filerNow(Tail tail) {
-        try {
-            Instant now = tail.filerClock.now().getNow(null);
-            return now == null ? 0 : EpochNanos.of(now);
-        } catch (RuntimeException e) {
-            return 0;
+    private long filerNow(Tail tail) {
+        FilerClock filerClock = tail.filerClock;
+        long nanos = System.nanoTime();
+        if (tail.clockAskedNanos == 0 || nanos - tail.clockAskedNanos >= CLOCK_ASK_INTERVAL_NANOS) {
+            tail.clockAskedNanos = nanos;
+            try {
+                // Completes at once with a fresh reading; otherwise asks for one, for the next time.
+                filerClock.now().getNow(null);
+            } catch (RuntimeException e) {
+                // No reading this time: the last one, if any, is still a bound.
+            }
         }
+        if (filerClock.cannotTellTime()) {
+            return EpochNanos.of(clock.instant());
+        }
+        return filerClock.lastReading().isEmpty() ? 0 : EpochNanos.of(filerClock.asClock().instant());
     }
 
     /**

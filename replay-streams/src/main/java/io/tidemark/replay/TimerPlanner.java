@@ -313,6 +313,11 @@ final class TimerPlanner {
             // The null version is current again: its timer waits for the next demotion (the gateway's "is it
             // latest" guard reads the pointer alone, and a current null version has none to read).
             Optional<ReplayTimer> nullTimer = existing.apply(nullVersionTimerId(record.getBucket(), key));
+            if (walk instanceof Nothing && rules.isPresent()
+                    && nullTimer.filter(t -> t.noncurrentSince() != null).isPresent()) {
+                // It was armed by a demotion, and the flip may be stale (see below): the key's listing decides.
+                walk = walkOfKey(record, "promoted-", "promoted-version");
+            }
             return List.of(nullTimer.<Change>map(t -> new Arm(waiting(t, record.getTsNs())))
                     .orElse(new Nothing("pointer-flipped")), walk);
         }

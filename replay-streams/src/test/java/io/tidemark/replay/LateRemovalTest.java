@@ -123,9 +123,36 @@ class LateRemovalTest {
         apply(flipped(Events.object("k" + S3Layout.VERSIONS_SUFFIX, v1At, 0, Map.of()).toBuilder().setIsDirectory(true)
                 .build(), directory("1", v1At), v1At), rules, late);
 
-        assertThat(timers.containsKey(TimerPlanner.noncurrentTimerId("v", "k", "1")) || !walks.isEmpty())
-                .as("version 1 is still timed, or a walk of its key will time it").isTrue();
-        assertThat(walks).allSatisfy(w -> assertThat(w.task().details().prefix()).isEqualTo("k"));
+        assertThat(walks).as("a walk of the key, whose listing times version 1 again").singleElement()
+                .satisfies(w -> {
+                    assertThat(w.task().details().prefix()).isEqualTo("k");
+                    assertThat(w.reason()).isEqualTo("promoted-version");
+                });
+    }
+
+    /** The same for the null version: a late flip that makes it latest again puts its armed timer back to waiting. */
+    @Test
+    void shouldAskForAWalkOfTheKeyWhenALateFlipMakesADemotedNullVersionLatest() {
+        Optional<BucketRules> rules = rules(NONCURRENT_XML, BucketVersioning.ENABLED);
+        Entry bare = Events.object("k", T0, 5, Map.of());
+        apply(Events.record(EventKind.OBJECT_WRITTEN, "v", "k", "/buckets/v", null, bare, T0), rules, T0);
+        Instant v1At = T0.plusSeconds(1);
+        apply(Events.record(EventKind.VERSION_CREATED, "v", "k", VERSIONS, null, version("1", v1At, 6), v1At), rules,
+                v1At);
+        apply(flipped(nullLatest(), directory("1", v1At), v1At), rules, v1At);
+        assertThat(timers.get(TimerPlanner.noncurrentTimerId("v", "k", S3Layout.NULL_VERSION_ID)))
+                .as("the null version, demoted").isNotNull().extracting(ReplayTimer::noncurrentSince).isNotNull();
+
+        // An earlier flip to the null version, through a late filer.
+        apply(flipped(directory("0", T0.minusSeconds(5)), nullLatest(), T0.plusMillis(500)), rules, v1At.plusSeconds(1));
+
+        assertThat(walks).as("a walk of the key, whose listing times the null version again").singleElement()
+                .satisfies(w -> assertThat(w.task().details().prefix()).isEqualTo("k"));
+    }
+
+    private static Entry nullLatest() {
+        return Events.object("k" + S3Layout.VERSIONS_SUFFIX, T0, 0, Map.of(S3Layout.NULL_VERSION_IS_LATEST, "true"))
+                .toBuilder().setIsDirectory(true).build();
     }
 
     @Test

@@ -78,9 +78,14 @@ public final class FilerClock {
      * maximum age; otherwise from a new one, which concurrent callers share. When the {@code Ping} fails, an old
      * reading carried forward on the monotonic clock is still a bound; with none, the call fails with the
      * {@code Ping}'s error — unless the filer cannot tell its time at all (no {@code Ping}, as before SeaweedFS 3.x, or
-     * an answer without stamps): then this host's clock is all there is, said once in an error log line.
+     * an answer without stamps): then this host's clock is all there is, said once in an error log line, and the
+     * filer is not asked again.
      */
     public CompletableFuture<Instant> now() {
+        if (fellBack) {
+            // Said once, and not asked again: a filer's version does not change under a running process.
+            return CompletableFuture.completedFuture(local.instant());
+        }
         Reading known = last.get();
         if (known != null && nanoTime.getAsLong() - known.takenNanos() < maxAgeNanos) {
             return CompletableFuture.completedFuture(earliest(known));
@@ -143,6 +148,14 @@ public final class FilerClock {
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
+    }
+
+    /**
+     * Whether the filer has said it cannot tell its time (no {@code Ping}, or an answer without stamps): this host's
+     * clock stands in for it from then on.
+     */
+    public boolean cannotTellTime() {
+        return fellBack;
     }
 
     /** The last reading, if any was taken. */
