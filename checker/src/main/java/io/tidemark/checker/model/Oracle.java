@@ -207,6 +207,7 @@ public final class Oracle {
                 String id = id(bucketName, key, versions.get(i).versionId());
                 Track track = tracks.computeIfAbsent(id, ignored -> new Track());
                 Optional<RuleMatch> due = bucket == null || bucket.rules() == null || unremovable(versions.get(i))
+                        || unreachableWhileSuspended(bucket, versions.get(i))
                         ? Optional.empty() : due(bucket, states.get(i), locks.get(id), t);
                 Lock lock = locks.get(id);
                 observe(track, due, from, t, due.isPresent() && lock != null ? lock.retainUntil() : null);
@@ -247,6 +248,17 @@ public final class Oracle {
      */
     private static boolean unremovable(VersionView version) {
         return version.deleteMarker() && version.versionId().equals("null");
+    }
+
+    /**
+     * Upstream's LifecycleDelete, asked to expire the current version without a version ID, fetches the bare object
+     * (the null version) of a bucket that is not Enabled: a current version written while it was Enabled, living in
+     * {@code .versions}, answers NOT_FOUND while versioning is Suspended (naming it instead would put the marker on
+     * whatever is latest when the gateway acts). Expecting its expiration would report upstream's limit as a lost one.
+     */
+    private static boolean unreachableWhileSuspended(Bucket bucket, VersionView version) {
+        return bucket.versioning() == BucketVersioning.SUSPENDED && version.latest() && !version.deleteMarker()
+                && !version.versionId().equals("null");
     }
 
     private Optional<RuleMatch> due(Bucket bucket, ObjectVersion version, Lock lock, Instant t) {
