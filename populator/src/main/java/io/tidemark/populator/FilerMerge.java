@@ -177,18 +177,13 @@ final class FilerMerge {
 
     /** An entry's path, as a 64-bit digest (never {@link #NONE}). */
     private static long path(String directory, Entry entry) {
-        return notNone(pathDigest(directory, entry));
+        return Fnv.nonZero(pathDigest(directory, entry));
     }
 
     private static long pathDigest(String directory, Entry entry) {
         long h = Fnv.string(Fnv.START, directory);
         h = Fnv.bytes(h, (byte) '/');
         return Fnv.string(h, entry.getName());
-    }
-
-    /** A digest of 0 is taken as 1: 0 stands for none (one in 2^64 more look-alikes). */
-    private static long notNone(long digest) {
-        return digest == NONE ? 1 : digest;
     }
 
     /**
@@ -211,7 +206,7 @@ final class FilerMerge {
         for (Map.Entry<String, com.google.protobuf.ByteString> attribute : entry.getExtendedMap().entrySet()) {
             extended ^= Fnv.bytes(Fnv.string(Fnv.START, attribute.getKey()), attribute.getValue());
         }
-        return notNone(Fnv.longValue(h, extended));
+        return Fnv.nonZero(Fnv.longValue(h, extended));
     }
 
     /**

@@ -74,8 +74,7 @@ final class FilerTails implements AutoCloseable {
             this.client = connect.apply(address);
             this.filerClock = FilerClock.of(client, clock, FilerClock.DEFAULT_MAX_AGE);
             // A first reading asked for now: the stream's first connection is placed by it.
-            this.clockAskedNanos = System.nanoTime();
-            filerClock.now();
+            askForReading(this);
             this.cursor = from;
             MetadataSubscription started;
             SubscriptionOptions options = SubscriptionOptions.from("tidemark-populator", pathPrefix, 0)
@@ -267,21 +266,24 @@ final class FilerTails implements AutoCloseable {
      * at this host's, as {@link FilerClock} logs.
      */
     private long filerNow(Tail tail) {
+        askForReading(tail);
         FilerClock filerClock = tail.filerClock;
-        long nanos = System.nanoTime();
-        if (tail.clockAskedNanos == 0 || nanos - tail.clockAskedNanos >= CLOCK_ASK_INTERVAL_NANOS) {
-            tail.clockAskedNanos = nanos;
-            try {
-                // Completes at once with a fresh reading; otherwise asks for one, for the next time.
-                filerClock.now().getNow(null);
-            } catch (RuntimeException e) {
-                // No reading this time: the last one, if any, is still a bound.
-            }
-        }
         if (filerClock.cannotTellTime()) {
             return EpochNanos.of(clock.instant());
         }
         return filerClock.lastReading().isEmpty() ? 0 : EpochNanos.of(filerClock.asClock().instant());
+    }
+
+    /**
+     * Asks the filer's clock for a new reading when its last is old or missing, at most once a second and never
+     * waiting: a failed one leaves the last reading, still a bound, in place.
+     */
+    private static void askForReading(Tail tail) {
+        long nanos = System.nanoTime();
+        if (tail.clockAskedNanos == 0 || nanos - tail.clockAskedNanos >= CLOCK_ASK_INTERVAL_NANOS) {
+            tail.clockAskedNanos = nanos;
+            tail.filerClock.now();
+        }
     }
 
     /**

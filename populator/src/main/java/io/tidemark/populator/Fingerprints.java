@@ -16,7 +16,8 @@ import java.io.UncheckedIOException;
 final class Fingerprints {
 
     private final int capacity;
-    /** The fingerprints held, by open addressing with linear probing; 0 marks a free slot (see {@link #slotOf}). */
+    /** The fingerprints held, by open addressing with linear probing; 0 marks a free slot, so digests are held
+     * as {@link Fnv#nonZero} gives them. */
     private final long[] table;
     private final int mask;
     /** The fingerprints and stamps held, oldest first, as a ring: no allocation per event. */
@@ -74,7 +75,7 @@ final class Fingerprints {
     }
 
     boolean contains(long fingerprint) {
-        long key = nonZero(fingerprint);
+        long key = Fnv.nonZero(fingerprint);
         for (int i = slotOf(key); ; i = (i + 1) & mask) {
             long held = table[i];
             if (held == key) {
@@ -92,7 +93,7 @@ final class Fingerprints {
     }
 
     void add(long fingerprint, long tsNs) {
-        long key = nonZero(fingerprint);
+        long key = Fnv.nonZero(fingerprint);
         int i = slotOf(key);
         for (; table[i] != 0; i = (i + 1) & mask) {
             if (table[i] == key) {
@@ -138,10 +139,5 @@ final class Fingerprints {
     private int slotOf(long key) {
         long h = key * 0x9E3779B97F4A7C15L;
         return (int) (h >>> 32) & mask;
-    }
-
-    /** The digest as held: 0 marks a free slot, so a digest of 0 is held as 1 (one in 2^64 more look-alikes). */
-    private static long nonZero(long fingerprint) {
-        return fingerprint == 0 ? 1 : fingerprint;
     }
 }

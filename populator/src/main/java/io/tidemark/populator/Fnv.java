@@ -30,6 +30,11 @@ final class Fnv {
         return (h ^ 0xff) * PRIME;
     }
 
+    /** A digest as held where 0 stands for none: 0 is taken as 1 (one in 2^64 more look-alikes). */
+    static long nonZero(long digest) {
+        return digest == 0 ? 1 : digest;
+    }
+
     static long longValue(long h, long v) {
         for (int i = 0; i < 8; i++) {
             h = (h ^ ((v >>> (8 * i)) & 0xff)) * PRIME;

@@ -313,24 +313,26 @@ final class TimerPlanner {
             // The null version is current again: its timer waits for the next demotion (the gateway's "is it
             // latest" guard reads the pointer alone, and a current null version has none to read).
             Optional<ReplayTimer> nullTimer = existing.apply(nullVersionTimerId(record.getBucket(), key));
-            if (walk instanceof Nothing && rules.isPresent()
-                    && nullTimer.filter(t -> t.noncurrentSince() != null).isPresent()) {
-                // It was armed by a demotion, and the flip may be stale (see below): the key's listing decides.
-                walk = walkOfKey(record, "promoted-", "promoted-version");
-            }
             return List.of(nullTimer.<Change>map(t -> new Arm(waiting(t, record.getTsNs())))
-                    .orElse(new Nothing("pointer-flipped")), walk);
+                    .orElse(new Nothing("pointer-flipped")), walkIfStale(walk, record, rules,
+                    nullTimer.filter(t -> t.noncurrentSince() != null).isPresent()));
         }
-        // Whatever else the flip means, the version it names is current: a timer from its demotion is void. Unless
-        // the flip is stale: with several filers, a version's own events (its creation, this flip) can come after
-        // those of its successor, whose write stamped it noncurrent and armed that timer. One event cannot tell,
-        // so a flip that cancels such a timer asks for a walk of the key as well, whose listing re-arms it if the
-        // version is noncurrent after all.
+        // Whatever else the flip means, the version it names is current: a timer from its demotion is void.
         String noncurrentId = noncurrentTimerId(record.getBucket(), key, latest);
-        if (walk instanceof Nothing && rules.isPresent() && existing.apply(noncurrentId).isPresent()) {
-            walk = walkOfKey(record, "promoted-", "promoted-version");
-        }
-        return List.of(new Cancel(noncurrentId), walk, nullVersionDemoted(record, rules, existing, now));
+        return List.of(new Cancel(noncurrentId), walkIfStale(walk, record, rules,
+                existing.apply(noncurrentId).isPresent()), nullVersionDemoted(record, rules, existing, now));
+    }
+
+    /**
+     * The walk a flip asks for, or, when it voids a timer its version's demotion armed, a walk of the key. The flip may
+     * be stale: with several filers, a version's own events (its creation, this flip) can come after those of its
+     * successor, whose write stamped it noncurrent and armed that timer. One event cannot tell; the key's listing
+     * re-arms the timer if the version is noncurrent after all.
+     */
+    private static Change walkIfStale(Change walk, MetaLogRecord record, Optional<BucketRules> rules,
+                                      boolean voidsDemotedTimer) {
+        return walk instanceof Nothing && rules.isPresent() && voidsDemotedTimer
+                ? walkOfKey(record, "promoted-", "promoted-version") : walk;
     }
 
     /**
