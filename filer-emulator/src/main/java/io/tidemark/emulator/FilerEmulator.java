@@ -226,6 +226,14 @@ public final class FilerEmulator implements AutoCloseable {
         return faults;
     }
 
+    /**
+     * Puts filer {@code index}'s own meta-log stream out of reach ({@code SubscribeLocalMetadata} breaks and is refused
+     * with UNAVAILABLE) or back in reach, while the filer goes on recording writes and its peers' streams go on.
+     */
+    public void refuseLocalStreams(int index, boolean refused) {
+        cluster.refuseLocalStreams(index, refused);
+    }
+
     /** Breaks every open meta-log subscription of every filer with UNAVAILABLE, as a filer restart would. */
     public int dropSubscriptions() {
         return cluster.dropSubscriptions();

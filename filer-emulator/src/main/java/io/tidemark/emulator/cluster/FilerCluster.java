@@ -123,6 +123,14 @@ public final class FilerCluster implements AutoCloseable {
         filer(index).setClockOffset(offset);
     }
 
+    /** Refuses filer {@code index}'s own meta-log stream, breaking the open ones, or serves it again. */
+    public void refuseLocalStreams(int index, boolean refused) {
+        filer(index).setLocalStreamsRefused(refused);
+        if (refused) {
+            filers.get(index).dropSubscriptions();
+        }
+    }
+
     /** Breaks every open subscription of every filer with UNAVAILABLE, as a restart would. */
     public int dropSubscriptions() {
         return filers.stream().mapToInt(FilerServer::dropSubscriptions).sum();

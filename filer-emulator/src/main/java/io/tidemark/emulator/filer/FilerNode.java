@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -24,6 +25,9 @@ public final class FilerNode {
     private volatile Duration delayToPeers = Duration.ZERO;
     private volatile Duration localStreamDelay = Duration.ZERO;
     private volatile boolean serving = true;
+    private volatile boolean localStreamsRefused;
+    private final AtomicLong skippedByCatchUps = new AtomicLong();
+    private volatile long flushHeldBeforeNs = Long.MAX_VALUE;
 
     FilerNode(int signature, Clock base, Consumer<SubscribeMetadataResponse> persist,
               List<SubscribeMetadataResponse> recovered) {
@@ -85,6 +89,41 @@ public final class FilerNode {
 
     public Duration localStreamDelay() {
         return localStreamDelay;
+    }
+
+    /**
+     * Refuses (or serves again) this filer's own meta-log stream while it goes on recording what it is sent, as a
+     * network split between one filer and its subscribers would; see FilerEmulator#refuseLocalStreams.
+     */
+    public void setLocalStreamsRefused(boolean refused) {
+        localStreamsRefused = refused;
+    }
+
+    public boolean localStreamsRefused() {
+        return localStreamsRefused;
+    }
+
+    /** Flushes held before this stamp ({@code Long.MAX_VALUE}: not held); see FilerStore#holdLogFlush. */
+    void holdFlushBefore(long tsNs) {
+        flushHeldBeforeNs = tsNs;
+    }
+
+    long flushHeldBeforeNs() {
+        return flushHeldBeforeNs;
+    }
+
+    void skippedByCatchUp(long events) {
+        if (events > 0) {
+            skippedByCatchUps.addAndGet(events);
+        }
+    }
+
+    /**
+     * How many of its own events this filer's local streams have never sent, over all their catch-ups: not flushed
+     * yet and stamped before the last a peer's files gave, as upstream skips them (see FilerStore#setLogFlushInterval).
+     */
+    public long skippedByCatchUps() {
+        return skippedByCatchUps.get();
     }
 
     /** Whether the filer is up: a filer that is down records nothing the gateway writes. */

@@ -168,6 +168,11 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
     @Override
     public void subscribeLocalMetadata(SubscribeMetadataRequest request,
                                        StreamObserver<SubscribeMetadataResponse> response) {
+        if (self.localStreamsRefused()) {
+            response.onError(Status.UNAVAILABLE.withDescription("the filer's stream is out of reach")
+                    .asRuntimeException());
+            return;
+        }
         startStream(request, self.log, (ServerCallStreamObserver<SubscribeMetadataResponse>) response,
                 self::localStreamDelay);
     }
@@ -245,6 +250,7 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                 // whatever is older than its memory window, and the pass ends where the logs end when it starts; with
                 // one, a local subscription always reads the files first, as upstream's does (FilerStore).
                 boolean flushed = flushModel();
+                long ownFlushedBefore = flushed ? store.flushedBeforeNs(self) : Long.MAX_VALUE;
                 MergedLogRead disk = flushed ? new MergedLogRead(diskLogs, request.getSinceNs(), flushedBefore())
                         : metaLog.inMemory(request.getSinceNs()) ? null
                         : new MergedLogRead(diskLogs, request.getSinceNs());
@@ -262,6 +268,8 @@ public final class FilerService extends SeaweedFilerGrpc.SeaweedFilerImplBase {
                             // On from memory at the last stamp the files gave, across every filer's files: this
                             // filer's events not flushed yet and stamped before that are never sent (upstream).
                             next = metaLog.firstAtOrAfter(lastReadTs);
+                            self.skippedByCatchUp(next - metaLog.firstAtOrAfter(
+                                    Math.max(request.getSinceNs() + 1, ownFlushedBefore)));
                             disk = null;
                         } else if (!metaLog.inMemory(lastReadTs)) {
                             // Upstream's ResumeFromDiskError: while the disk pass ran, the memory window moved past

@@ -198,7 +198,18 @@ public final class FilerStore implements AutoCloseable {
         long period = interval.toNanos();
         long phase = period * Math.max(0, all.indexOf(filer)) / Math.max(1, all.size());
         long now = EpochNanos.of(filer.clock().instant());
-        return Math.floorDiv(now - phase, period) * period + phase;
+        return Math.min(filer.flushHeldBeforeNs(), Math.floorDiv(now - phase, period) * period + phase);
+    }
+
+    /**
+     * Stalls {@code filer}'s log flushes where they stand ({@code held}), as a filer whose flush to the store is slow,
+     * or lets them go on: released, it has flushed what its schedule says. With a flush interval only.
+     */
+    public void holdLogFlush(FilerNode filer, boolean held) {
+        filer.holdFlushBefore(Long.MAX_VALUE);
+        if (held) {
+            filer.holdFlushBefore(flushedBeforeNs(filer));
+        }
     }
 
     /** The first filer's signature. */
