@@ -167,7 +167,7 @@ final class ConductorPass {
                     underWay.add(bucket);
                     continue;
                 }
-                String scanId = "steady-" + bucket + "-" + now.toEpochMilli();
+                String scanId = BucketTask.STEADY_SCAN_PREFIX + bucket + "-" + now.toEpochMilli();
                 WalkState seen = state.orElse(null);
                 // Recorded once sent, and only over the state this decision was made on: a processor that already
                 // took the new walk's first page has written its state itself.

@@ -56,6 +56,7 @@ public final class ObjectProcessorService extends ManagedService {
     private final MeterRegistry meters;
     private final ObjectProcessorMetrics metrics;
     private final ObjectProcessorSettings settings;
+    private final LatenessSettings latenessSettings;
     private final OwnedResources resources = new OwnedResources("object-processor");
 
     private volatile boolean running;
@@ -70,6 +71,7 @@ public final class ObjectProcessorService extends ManagedService {
         this.meters = meters;
         this.metrics = new ObjectProcessorMetrics(meters);
         this.settings = ObjectProcessorSettings.from(config);
+        this.latenessSettings = LatenessSettings.from(config);
     }
 
     public ObjectProcessorMetrics metrics() {
@@ -152,7 +154,8 @@ public final class ObjectProcessorService extends ManagedService {
         watch.onChange(owedWalks::controlsChanged);
         loop = new TaskLoop(consumer, topics.objectTasks().name(),
                 new TaskDecoder(topics.objectTasks().valueSerde().deserializer()), caller, runner, recorder,
-                settings, metrics, scheduler, clock, controls, owedWalks);
+                settings, metrics, new Lateness(meters, latenessSettings, filerTime.asClock()),
+                scheduler, clock, controls, owedWalks);
         worker = startWorker("object-processor-loop", () -> loop.run(() -> running));
         resources.own(CommittedLagGauge.start(config.adminProperties(), meters,
                 ConsumerGroups.from(config).objectProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL));

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The work of one assigned partition: its offsets, and one lane per object so that tasks of one object run in the
@@ -20,6 +21,8 @@ final class PartitionWork {
     private final Map<String, ArrayDeque<PendingTask>> lanes = new HashMap<>();
     /** The heads held by RETRY_LATER, apart from the lanes so that reporting them costs nothing per task. */
     private final Set<PendingTask> held = new HashSet<>();
+    /** The due instants of the tasks in the lanes (how many at each), for the oldest-overdue gauge. */
+    private final TreeMap<Instant, Integer> dues = new TreeMap<>();
 
     /** Notes a record read that needs no call (it is parked unsent); the caller finishes it when that is durable. */
     void read(long offset) {
@@ -31,6 +34,10 @@ final class PartitionWork {
         offsets.read(task.offset);
         ArrayDeque<PendingTask> lane = lanes.computeIfAbsent(task.lane, k -> new ArrayDeque<>());
         lane.addLast(task);
+        Instant due = dueOf(task);
+        if (due != null) {
+            dues.merge(due, 1, Integer::sum);
+        }
         return lane.size() == 1;
     }
 
@@ -51,6 +58,10 @@ final class PartitionWork {
             throw new IllegalStateException("task " + task.source() + " finished but is not its lane's head");
         }
         lane.removeFirst();
+        Instant due = dueOf(task);
+        if (due != null) {
+            dues.computeIfPresent(due, (d, n) -> n == 1 ? null : n - 1);
+        }
         if (lane.isEmpty()) {
             lanes.remove(task.lane);
             return Optional.empty();
@@ -68,6 +79,15 @@ final class PartitionWork {
 
     int unfinished() {
         return offsets.unfinishedCount();
+    }
+
+    /** The earliest due instant among the tasks in the lanes, if any has one. */
+    Optional<Instant> oldestDue() {
+        return dues.isEmpty() ? Optional.empty() : Optional.of(dues.firstKey());
+    }
+
+    private static Instant dueOf(PendingTask task) {
+        return task.task == null || task.task.details() == null ? null : task.task.details().dueAt();
     }
 
     /** How long the longest-waiting head of a lane has been held by RETRY_LATER. */

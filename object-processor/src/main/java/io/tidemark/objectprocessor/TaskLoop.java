@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -63,6 +64,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final TaskRecorder recorder;
     private final ObjectProcessorSettings settings;
     private final ObjectProcessorMetrics metrics;
+    private final Lateness lateness;
     private final ScheduledExecutorService scheduler;
     private final Clock clock;
     private final IntervalFunction retryLaterBackoff;
@@ -89,8 +91,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
 
     TaskLoop(Consumer<byte[], byte[]> consumer, String topic, TaskDecoder decoder, DeleteCaller caller,
              ActionRunner runner, TaskRecorder recorder, ObjectProcessorSettings settings,
-             ObjectProcessorMetrics metrics, ScheduledExecutorService scheduler, Clock clock, BucketControls controls,
-             OwedWalks owedWalks) {
+             ObjectProcessorMetrics metrics, Lateness lateness, ScheduledExecutorService scheduler, Clock clock,
+             BucketControls controls, OwedWalks owedWalks) {
         this.consumer = consumer;
         this.topic = topic;
         this.decoder = decoder;
@@ -98,6 +100,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         this.recorder = recorder;
         this.settings = settings;
         this.metrics = metrics;
+        this.lateness = lateness;
         this.scheduler = scheduler;
         this.clock = clock;
         this.controls = controls;
@@ -306,7 +309,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                     recorded = CompletableFuture.allOf(audit, recorder.walk(walk));
                 }
                 write(recorded, e -> {
-                    metrics.finished(task.kind.name(), decision.outcome());
+                    finished(task, decision);
                     finishInLane(task);
                 });
             }
@@ -358,7 +361,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             writing--;
             if (error == null) {
                 write(audit, e -> {
-                    metrics.finished(task.kind.name(), decision.outcome());
+                    finished(task, decision);
                     finishInLane(task);
                 });
                 return;
@@ -410,6 +413,11 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                 : task.task.target().objectPath();
         return new BucketTask(BucketTask.PROCESS_BUCKET, new BucketTask.Target(bucket), new BucketTask.Details(
                 OutcomePolicy.RECHECK_SCAN + task.task.actionId(), BucketTask.Mode.recovery, key, null));
+    }
+
+    private void finished(PendingTask task, Decision decision) {
+        metrics.finished(task.kind.name(), decision.outcome());
+        lateness.finished(task.task, decision.outcome());
     }
 
     private void finishInLane(PendingTask task) {
@@ -488,6 +496,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
         Map<Integer, Duration> held = new HashMap<>();
         work.forEach((tp, w) -> held.put(tp.partition(), w.held(now)));
         metrics.held(held);
+        lateness.oldestDue(work.values().stream().map(PartitionWork::oldestDue).flatMap(Optional::stream)
+                .min(Instant::compareTo));
     }
 
     private static String keyOf(ConsumerRecord<byte[], byte[]> record) {

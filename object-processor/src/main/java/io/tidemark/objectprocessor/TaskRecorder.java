@@ -73,7 +73,7 @@ final class TaskRecorder {
         ObjectTask.Target target = task.target();
         return new LifecycleEvent(task.actionId(), target.bucket(), target.objectPath(), target.versionId(),
                 task.action(), task.kind(), task.details() == null ? null : task.details().ruleId(), outcome, reason,
-                attempt, at);
+                attempt, at, task.details() == null ? null : task.details().dueAt());
     }
 
     private <V> CompletableFuture<Void> send(TopicSpec<String, V> topic, int partition, String key, V value) {

@@ -58,6 +58,20 @@ class ObjectProcessorServiceTest {
             assertThat(outcomes.get(stale.actionId())).containsExactly("NOOP_RESOLVED");
             assertThat(outcomes.get(skipped.actionId())).containsExactly("SKIPPED_OBJECT_LOCK");
             assertThat(outcomes.get(blocked.actionId())).containsExactly("BLOCKED", "PARKED");
+            // How late each finished task was: in its audit record and in the histogram, by path and outcome (a walk
+            // that is not a steady one is a recovery walk, measured apart from the objective).
+            assertThat(f.events()).filteredOn(e -> e.actionId().equals(done.actionId())).singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.dueAt()).isEqualTo(done.details().dueAt());
+                        assertThat(e.lateness()).hasValueSatisfying(late -> assertThat(late)
+                                .isGreaterThan(Duration.ofDays(365)));
+                    });
+            assertThat(f.meters.get("tidemark.object.processor.lateness").tags("path", "recovery", "outcome", "DONE",
+                    "bucket", LatenessSettings.OTHER).timer().count()).isEqualTo(1);
+            assertThat(f.meters.get("tidemark.object.processor.lateness").tags("path", "recovery", "outcome",
+                    "SKIPPED_OBJECT_LOCK").timer().count()).isEqualTo(1);
+            assertThat(f.meters.find("tidemark.object.processor.slo.deletes").counters())
+                    .as("no delete of a timer or steady walk").isEmpty();
             assertThat(f.deadLetters()).singleElement().satisfies(d -> {
                 assertThat(d.task().actionId()).isEqualTo(blocked.actionId());
                 assertThat(d.outcome()).isEqualTo("BLOCKED");

@@ -68,4 +68,26 @@ class PartitionWorkTest {
     void shouldHaveNothingToCommitBeforeAnythingWasRead() {
         assertThat(work.committable()).isEmpty();
     }
+
+    @Test
+    void shouldKnowTheOldestDueInstantAmongTheTasksItHoldsUnfinished() {
+        Instant early = Instant.parse("2026-11-20T00:00:00Z");
+        Instant late = Instant.parse("2026-11-21T00:00:00Z");
+        PendingTask first = new PendingTask(work, TP, 0, "b/k", LatenessTest.task("b", "k", late, "replay", null),
+                null, null);
+        PendingTask second = new PendingTask(work, TP, 1, "b/k", LatenessTest.task("b", "k", early, "replay", null),
+                null, null);
+        PendingTask other = new PendingTask(work, TP, 2, "b/o", LatenessTest.task("b", "o", early, "replay", null),
+                null, null);
+        assertThat(work.oldestDue()).isEmpty();
+        work.enqueue(first);
+        work.enqueue(second);
+        work.enqueue(other);
+        assertThat(work.oldestDue()).hasValue(early);
+        work.finishHead(other);
+        assertThat(work.oldestDue()).as("the second task of b/k is due as early, and still held").hasValue(early);
+        work.finishHead(first);
+        work.finishHead(second);
+        assertThat(work.oldestDue()).isEmpty();
+    }
 }

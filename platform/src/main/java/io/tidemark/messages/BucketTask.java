@@ -5,6 +5,9 @@ public record BucketTask(String action, Target target, Details details) {
 
     public static final String PROCESS_BUCKET = "processBucket";
 
+    /** How the scan id of a conductor's steady walk begins: what the object processor tells a steady walk's tasks by. */
+    public static final String STEADY_SCAN_PREFIX = "steady-";
+
     public enum Mode { steady, recovery }
 
     public record Target(String bucket) {

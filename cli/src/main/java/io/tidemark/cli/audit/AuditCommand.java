@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Shows what lifecycle did to a bucket or one key, from lifecycle-events: each attempt's time, "
-                + "outcome, kind, attempt number, rule, key, version and reason, oldest first; then the totals by "
+                + "how late it was against the task's due instant, outcome, kind, attempt number, rule, key, version and reason, oldest first; then the totals by "
                 + "outcome and what was read.",
             "Reads only the window's stretch of each partition (found by timestamp), and with --key only the key's "
                 + "shard partition. Progress goes to stderr on long scans.",
@@ -56,6 +56,11 @@ public final class AuditCommand implements Callable<Integer> {
             description = "Only these outcomes (DONE, PARKED, DRY_RUN…; NOOP_* for a prefix). Repeatable or "
                     + "comma-separated.")
     private List<String> outcomes = new ArrayList<>();
+
+    @Option(names = {"--later-than", "--late-than"}, paramLabel = "D",
+            description = "Only attempts answered more than D after their task's due instant (90s, 5m, 2h, 1d): "
+                    + "the late ones. Events written before they carried a due instant never match.")
+    private String laterThan;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
             description = "Show at most the latest N events (default ${DEFAULT-VALUE}); the totals count all.")
@@ -102,7 +107,8 @@ public final class AuditCommand implements Callable<Integer> {
             Clock now = Clock.fixed(clock.instant(), clock.getZone());
             Instant from = InstantArgument.parse(since, now);
             Instant to = until == null ? null : InstantArgument.parse(until, now);
-            return new AuditQuery(bucket, key, from, to, outcomes, limit);
+            return new AuditQuery(bucket, key, from, to, outcomes, limit,
+                    laterThan == null ? null : InstantArgument.age(laterThan));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

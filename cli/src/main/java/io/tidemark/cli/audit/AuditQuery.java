@@ -2,6 +2,7 @@ package io.tidemark.cli.audit;
 
 import io.tidemark.messages.LifecycleEvent;
 import io.tidemark.topics.ShardPartitioner;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -16,8 +17,15 @@ import java.util.Locale;
  * @param outcomes outcomes to keep, compared without case; one ending in {@code *} is a prefix ({@code NOOP_*});
  *                 empty keeps all
  * @param limit    how many of the matching events to keep for showing: the latest ones; the totals count all
+ * @param laterThan only events answered more than this long after their due instant ({@code null}: all); events
+ *                  without a due instant never match it
  */
-public record AuditQuery(String bucket, String key, Instant since, Instant until, List<String> outcomes, int limit) {
+public record AuditQuery(String bucket, String key, Instant since, Instant until, List<String> outcomes, int limit,
+                         Duration laterThan) {
+
+    public AuditQuery(String bucket, String key, Instant since, Instant until, List<String> outcomes, int limit) {
+        this(bucket, key, since, until, outcomes, limit, null);
+    }
 
     public AuditQuery {
         if (bucket == null || bucket.isEmpty()) {
@@ -26,6 +34,9 @@ public record AuditQuery(String bucket, String key, Instant since, Instant until
         if (until != null && !until.isAfter(since)) {
             throw new IllegalArgumentException("the window is empty: --until " + until + " is not after --since "
                     + since);
+        }
+        if (laterThan != null && laterThan.isNegative()) {
+            throw new IllegalArgumentException("--later-than cannot be negative: " + laterThan);
         }
         if (limit < 0) {
             throw new IllegalArgumentException("--limit cannot be negative: " + limit);
@@ -48,7 +59,8 @@ public record AuditQuery(String bucket, String key, Instant since, Instant until
 
     /** Whether an event is about what was asked for and has one of the asked-for outcomes. */
     public boolean matches(LifecycleEvent event) {
-        return bucket.equals(event.bucket()) && matchesOutcome(event.outcome());
+        return bucket.equals(event.bucket()) && matchesOutcome(event.outcome()) && (laterThan == null
+                || event.lateness().filter(late -> late.compareTo(laterThan) > 0).isPresent());
     }
 
     private boolean matchesOutcome(String outcome) {

@@ -65,8 +65,11 @@ class AuditCommandTest {
                 new ByteArraySerializer())) {
             List<ProducerRecord<byte[], byte[]>> records = Stream.of(
                     event("photos", "a.jpg", "RETRY_LATER", 1, THREE_DAYS_AGO),
-                    event("photos", "a.jpg", "DONE", 2, AN_HOUR_AGO),
-                    event("photos", "b.jpg", "NOOP_RESOLVED", 1, AN_HOUR_AGO.plusSeconds(1)),
+                    // Due two hours before it was done, and 30 s before: the others carry no due instant, as
+                    // events written before they had one.
+                    event("photos", "a.jpg", "DONE", 2, AN_HOUR_AGO, AN_HOUR_AGO.minus(Duration.ofHours(2))),
+                    event("photos", "b.jpg", "NOOP_RESOLVED", 1, AN_HOUR_AGO.plusSeconds(1),
+                            AN_HOUR_AGO.minusSeconds(29)),
                     event("photos", "c.jpg", "SKIPPED_OBJECT_LOCK", 1, AN_HOUR_AGO.plusSeconds(2)),
                     event("photos", "d.jpg", "BLOCKED", 1, AN_HOUR_AGO.plusSeconds(3)),
                     event("photos", "d.jpg", "PARKED", 1, AN_HOUR_AGO.plusSeconds(4)),
@@ -84,8 +87,13 @@ class AuditCommandTest {
 
     private static ProducerRecord<byte[], byte[]> event(String bucket, String key, String outcome, int attempt,
                                                         Instant at) {
+        return event(bucket, key, outcome, attempt, at, null);
+    }
+
+    private static ProducerRecord<byte[], byte[]> event(String bucket, String key, String outcome, int attempt,
+                                                        Instant at, Instant dueAt) {
         LifecycleEvent event = new LifecycleEvent("action-" + key, bucket, key, "v-" + key, "DELETE",
-                "EXPIRATION_DAYS", "rule-1", outcome, "because " + outcome, attempt, at);
+                "EXPIRATION_DAYS", "rule-1", outcome, "because " + outcome, attempt, at, dueAt);
         return raw(ShardPartitioner.key(bucket, key),
                 TopicRegistry.from(new TidemarkConfig(Map.of())).lifecycleEvents().valueSerde().serializer()
                         .serialize("t", event), at);
@@ -140,13 +148,13 @@ class AuditCommandTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         List<String> lines = run.out().lines().toList();
-        assertThat(lines.get(0)).startsWith("TIME").contains("OUTCOME", "KIND", "TRY", "RULE", "KEY", "VERSION",
-                "REASON");
+        assertThat(lines.get(0)).startsWith("TIME").contains("LATE", "OUTCOME", "KIND", "TRY", "RULE", "KEY",
+                "VERSION", "REASON");
         assertThat(lines.subList(1, 7)).satisfiesExactly(
-                l -> assertThat(l).startsWith(AN_HOUR_AGO.toString().replace("Z", ".000Z")).contains("DONE", "EXPIRATION_DAYS", "  2  ",
-                        "rule-1", "a.jpg", "v-a.jpg", "because DONE"),
-                l -> assertThat(l).contains("NOOP_RESOLVED", "b.jpg"),
-                l -> assertThat(l).contains("SKIPPED_OBJECT_LOCK", "c.jpg"),
+                l -> assertThat(l).startsWith(AN_HOUR_AGO.toString().replace("Z", ".000Z")).contains("2h00m", "DONE",
+                        "EXPIRATION_DAYS", "  2  ", "rule-1", "a.jpg", "v-a.jpg", "because DONE"),
+                l -> assertThat(l).contains("30s", "NOOP_RESOLVED", "b.jpg"),
+                l -> assertThat(l).contains(" - ", "SKIPPED_OBJECT_LOCK", "c.jpg"),
                 l -> assertThat(l).contains("BLOCKED", "d.jpg"),
                 l -> assertThat(l).contains("PARKED", "d.jpg"),
                 l -> assertThat(l).contains("DRY_RUN", "e.jpg"));
@@ -210,6 +218,22 @@ class AuditCommandTest {
         assertThat(report.path("matched").asLong()).isEqualTo(3);
         assertThat(report.path("totals").fieldNames()).toIterable()
                 .containsExactly("DRY_RUN", "NOOP_RESOLVED", "PARKED");
+    }
+
+    @Test
+    void shouldKeepOnlyTheAttemptsAnsweredLaterThanAskedAfterTheirDueInstant() throws Exception {
+        JsonNode late = auditJson("--bucket", "photos", "--later-than", "5m");
+        assertThat(outcomes(late)).containsExactly("DONE");
+        assertThat(late.path("events").get(0).path("event").path("dueAt").asText())
+                .isEqualTo(AN_HOUR_AGO.minus(Duration.ofHours(2)).toString());
+
+        // Events without a due instant (written before they carried one) never count as late.
+        assertThat(outcomes(auditJson("--bucket", "photos", "--later-than", "20s")))
+                .containsExactly("DONE", "NOOP_RESOLVED");
+        assertThat(outcomes(auditJson("--bucket", "photos", "--later-than", "3h"))).isEmpty();
+        Run unreadable = audit("--bucket", "photos", "--later-than", "soon");
+        assertThat(unreadable.exitCode()).isEqualTo(2);
+        assertThat(unreadable.err()).contains("'soon' is not a span of time");
     }
 
     @Test

@@ -37,7 +37,7 @@ class AlertsAndDashboardsTest {
                 "TidemarkDeadLetterGrowing", "TidemarkWalkOverdue", "TidemarkLifecycleDeleteErrors",
                 "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost", "TidemarkWalkFailed", "TidemarkMetaLogGap",
                 "TidemarkClockSkew", "TidemarkControlsUnknown", "TidemarkPopulatorEventsSkipped",
-                "TidemarkReplayTimersMovedAside");
+                "TidemarkReplayTimersMovedAside", "TidemarkDeletesLate", "TidemarkDeleteBeyondMaxLateness");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);

@@ -1,0 +1,127 @@
+package io.tidemark.objectprocessor;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.tidemark.messages.BucketTask;
+import io.tidemark.messages.ObjectTask;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * How late each finished task is against its due instant, measured where the delete happens: from the task's due
+ * instant to the gateway's answer, on the filer's clock, which stamped the times the due instant is computed from
+ * (architecture.md, invariant 7). The service level counts only deletes ({@code DONE}) the engine scheduled itself — by
+ * a timer or a steady walk; a recovery walk's tasks (after a rule change, a lock lifted, a meta-log gap, a re-check)
+ * and replayed dead letters are measured apart, their due instant being older than what made them known or possible.
+ */
+final class Lateness {
+
+    /** Where a task came from, as the lateness metrics label it. */
+    enum Path {
+        TIMER("timer"), WALK("walk"), RECOVERY("recovery"), DLQ("dlq"), UNKNOWN("unknown");
+
+        final String label;
+
+        Path(String label) {
+            this.label = label;
+        }
+
+        /** Whether the service level counts this path's deletes. */
+        boolean scheduled() {
+            return this == TIMER || this == WALK;
+        }
+
+        static Path of(ObjectTask.Details details) {
+            if (details == null || details.origin() == null) {
+                return UNKNOWN;
+            }
+            return switch (details.origin()) {
+                case "replay" -> TIMER;
+                case "walker" -> details.scanId() != null && details.scanId().startsWith(BucketTask.STEADY_SCAN_PREFIX)
+                        ? WALK : RECOVERY;
+                case "dlq-replay" -> DLQ;
+                default -> UNKNOWN;
+            };
+        }
+    }
+
+    /** The on-time counter's results: mutually exclusive, so that their sum is every delete counted. */
+    static final String ON_TIME = "on_time";
+    static final String LATE = "late";
+    static final String BEYOND_MAX = "beyond_max";
+
+    private final MeterRegistry registry;
+    private final LatenessSettings settings;
+    private final Clock filerClock;
+    private final Duration[] buckets;
+    private final Map<String, Timer> histograms = new ConcurrentHashMap<>();
+    private final Map<String, Counter> results = new ConcurrentHashMap<>();
+    private volatile double oldestOverdue;
+
+    /** {@code filerClock}: the filer's time carried forward, never waited for (FilerClock#asClock). */
+    Lateness(MeterRegistry registry, LatenessSettings settings, Clock filerClock) {
+        this.registry = registry;
+        this.settings = settings;
+        this.filerClock = filerClock;
+        TreeSet<Duration> bounds = new TreeSet<>(Stream.of(1L, 5L, 15L, 30L, 60L, 120L, 300L, 600L, 1_800L, 3_600L,
+                10_800L, 21_600L, 43_200L, 86_400L, 172_800L, 604_800L).map(Duration::ofSeconds).toList());
+        // The objective's thresholds are bucket bounds, so a quantile or a ratio at them is exact.
+        bounds.add(settings.onTime());
+        bounds.add(settings.max());
+        this.buckets = bounds.toArray(Duration[]::new);
+        Gauge.builder("tidemark.object.processor.slo.objective", settings, LatenessSettings::objective)
+                .description("The share of deletes to be on time (object-processor.lateness.slo.objective)")
+                .register(registry);
+        Gauge.builder("tidemark.object.processor.slo.on.time.seconds", settings, s -> s.onTime().toSeconds())
+                .description("How soon after its due instant a delete is on time (object-processor.lateness.slo.seconds)")
+                .register(registry);
+        Gauge.builder("tidemark.object.processor.oldest.overdue.seconds", this, l -> l.oldestOverdue)
+                .description("How long past its due instant the oldest task this instance holds unfinished is, on the "
+                        + "filer's clock (0: none is overdue)").register(registry);
+    }
+
+    /** A task finished with {@code outcome}: its lateness, recorded; empty for a task without a due instant. */
+    Optional<Duration> finished(ObjectTask task, String outcome) {
+        ObjectTask.Details details = task.details();
+        if (details == null || details.dueAt() == null) {
+            return Optional.empty();
+        }
+        Duration late = lateness(details.dueAt(), filerClock.instant());
+        Path path = Path.of(details);
+        String bucket = settings.label(task.target().bucket());
+        histograms.computeIfAbsent(path.label + "|" + outcome + "|" + bucket, k -> Timer
+                .builder("tidemark.object.processor.lateness")
+                .tags("path", path.label, "outcome", outcome, "bucket", bucket)
+                .serviceLevelObjectives(buckets)
+                .description("From a finished task's due instant to the gateway's answer, on the filer's clock")
+                .register(registry)).record(late);
+        if (path.scheduled() && "DONE".equals(outcome)) {
+            String result = late.compareTo(settings.max()) > 0 ? BEYOND_MAX
+                    : late.compareTo(settings.onTime()) > 0 ? LATE : ON_TIME;
+            results.computeIfAbsent(result, r -> Counter.builder("tidemark.object.processor.slo.deletes")
+                    .tag("result", r)
+                    .description("Deletes of the timer and steady-walk paths against the lateness objective: on "
+                            + "time, late, or beyond the maximum").register(registry)).increment();
+        }
+        return Optional.of(late);
+    }
+
+    /** The oldest due instant among the tasks held unfinished, if any: the gauge follows it. */
+    void oldestDue(Optional<Instant> due) {
+        oldestOverdue = due.map(d -> lateness(d, filerClock.instant()).toMillis() / 1000.0).orElse(0.0);
+    }
+
+    /** Never below zero: a task is never carried out before it is due on the filer's clock (RuleRecheck). */
+    static Duration lateness(Instant due, Instant done) {
+        Duration late = Duration.between(due, done);
+        return late.isNegative() ? Duration.ZERO : late;
+    }
+}
