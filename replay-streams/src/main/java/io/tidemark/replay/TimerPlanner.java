@@ -224,13 +224,14 @@ final class TimerPlanner {
                 // an update to another version's file must not arm a current-version timer.
                 Optional<ReplayTimer> armed = existing.apply(currentId);
                 if (armed.isPresent() && armed.get().versionId().equals(versionId)) {
-                    Change rearmed = armCurrent(record, rules, entry, versionFile, now);
+                    Change rearmed = dueFromTheChange(armCurrent(record, rules, entry, versionFile, now), record);
                     return versionFile ? List.of(rearmed) : List.of(rearmed, nullVersionWaits(record, rules, entry));
                 }
                 String noncurrentId = noncurrentVersionId(entry, versionFile);
                 Optional<ReplayTimer> noncurrent = existing.apply(noncurrentTimerId(bucket, key, noncurrentId));
                 if (noncurrent.isPresent()) {
-                    return List.of(rearmNoncurrent(record, rules, entry, noncurrentId, noncurrent.get(), now));
+                    return List.of(dueFromTheChange(rearmNoncurrent(record, rules, entry, noncurrentId,
+                            noncurrent.get(), now), record));
                 }
                 if (armed.isEmpty() && existing.apply(markerId).isEmpty() && lockEased(record.getEvent())
                         && !S3Entries.isDeleteMarker(entry)) {
@@ -245,7 +246,7 @@ final class TimerPlanner {
                     // the key follows. A walk of the key is asked for now as well: one event cannot tell a demoted
                     // null version (never stamped) from the current one, and its listing after the lift re-arms the
                     // noncurrent timer the waiting one below stands for (same identity: not refused as stale).
-                    Change rearmed = armCurrent(record, rules, entry, versionFile, now);
+                    Change rearmed = dueFromTheChange(armCurrent(record, rules, entry, versionFile, now), record);
                     Walk walk = walkOfKey(record, "lifted-", "lock-lifted");
                     return versionFile ? List.of(rearmed, walk)
                             : List.of(rearmed, nullVersionWaits(record, rules, entry), walk);
@@ -717,6 +718,20 @@ final class TimerPlanner {
         return new Arm(new ReplayTimer(watched.timerId(), watched.bucket(), watched.logicalKey(), watched.objectPath(),
                 watched.versionId(), watched.kind(), m.ruleId(), m.ruleHash().toHex(), due, watched.identity(),
                 watched.size(), watched.tags(), watched.modTime(), null, null, record.getTsNs()));
+    }
+
+    /**
+     * A timer re-armed by an update of its entry in place (a lock lifted or shortened, a re-tag) is due no earlier than
+     * the update: what the change frees became due then, and the task's due instant is what its lateness is counted
+     * from (a year's legal hold is not a delete a year late). It fires at once either way.
+     */
+    private static Change dueFromTheChange(Change change, MetaLogRecord record) {
+        Instant changed = EpochNanos.toInstant(record.getTsNs());
+        if (change instanceof Arm arm && arm.timer().dueAt().isBefore(changed)) {
+            ReplayTimer t = arm.timer();
+            return new Arm(t.retimed(t.ruleId(), t.ruleHash(), changed));
+        }
+        return change;
     }
 
     /** A latest delete marker as the rules see it, assumed to be its key's only version (the gateway re-checks). */

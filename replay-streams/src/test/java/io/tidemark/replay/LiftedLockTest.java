@@ -136,6 +136,26 @@ class LiftedLockTest {
         assertExpiresAfterLift(lifted);
     }
 
+    /**
+     * Issue 48: the delete a lift frees is due from the lift, not from the rule's due instant it was held past, so its
+     * lateness (counted from the task's due instant) is the engine's and not the hold's: a year's hold is no delete
+     * a year late.
+     */
+    @Test
+    void shouldTimeTheExpirationALiftFreesFromTheLift() {
+        apply(created(T0), T0);
+        apply(updated(FREE, HELD, T0.plusSeconds(4)), T0.plusSeconds(4));
+        assertThat(tick(DUE.plusMillis(100))).isFalse();
+        Instant lifted = DUE.plus(Duration.ofDays(365));
+        apply(updated(HELD, LIFTED, lifted), lifted);
+        assertThat(timers.get(currentId).dueAt()).isEqualTo(lifted);
+
+        timers.clear();
+        // The same when no timer knew the entry (its task met the hold and a walk of the key was asked for).
+        apply(updated(HELD, LIFTED, lifted.plusSeconds(1)), lifted.plusSeconds(1));
+        assertThat(timers.get(currentId).dueAt()).isEqualTo(lifted.plusSeconds(1));
+    }
+
     @Test
     void holdSetAfterFiringThenTheWalkListsItHeldBeforeTheLift() {
         apply(created(T0), T0);
