@@ -29,6 +29,7 @@ public final class CommittedLagGauge implements AutoCloseable {
     private final Admin admin;
     private final ScheduledExecutorService timer;
     private volatile double lag = Double.NaN;
+    private volatile double position = Double.NaN;
 
     private CommittedLagGauge(Admin admin, String group, List<String> topics, Duration interval) {
         this.admin = admin;
@@ -40,10 +41,13 @@ public final class CommittedLagGauge implements AutoCloseable {
         GroupLag reader = new GroupLag(admin);
         timer.scheduleWithFixedDelay(() -> {
             try {
-                lag = reader.total(group, topics);
+                GroupLag.Totals totals = reader.totals(group, topics);
+                lag = totals.lag();
+                position = totals.position();
             } catch (Exception e) {
                 // Unknown is not zero: the gauge shows no value until Kafka answers again.
                 lag = Double.NaN;
+                position = Double.NaN;
                 log.debug("committed lag of {} not read: {}", group, e.toString());
             }
         }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
@@ -60,11 +64,20 @@ public final class CommittedLagGauge implements AutoCloseable {
                 .description("Records in the group's topics past its committed offsets: work not done yet (read "
                         + "from Kafka every few seconds; the same figure on every instance of the group)")
                 .register(meters);
+        Gauge.builder("tidemark.consumer.group.committed.offsets", gauge, g -> g.position).tag("group", group.id())
+                .description("The sum of the group's committed offsets over its topics' partitions (the log start "
+                        + "where it has none): it grows by what the group finishes, so deriv() of it is the group's "
+                        + "pace, and the lag divided by that pace the time the backlog takes to drain")
+                .register(meters);
         return gauge;
     }
 
     public double lag() {
         return lag;
+    }
+
+    public double position() {
+        return position;
     }
 
     @Override

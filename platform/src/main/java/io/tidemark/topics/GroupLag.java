@@ -112,7 +112,22 @@ public final class GroupLag {
 
     /** The group's total lag on {@code topics}: the consumer-groups tool's figure, markers included. */
     public long total(String group, List<String> topics) throws Exception {
-        return positions(group, topics).stream().mapToLong(Position::lag).sum();
+        return totals(group, topics).lag();
+    }
+
+    /**
+     * @param lag      the group's total lag, as {@link #total}
+     * @param position the sum of where its work stands in each partition (the committed offset, or the log start):
+     *                 it grows by what the group finishes, so its rate is the group's pace
+     */
+    public record Totals(long lag, long position) {
+    }
+
+    /** The group's total lag and position on {@code topics}, from one reading of the offsets. */
+    public Totals totals(String group, List<String> topics) throws Exception {
+        List<Position> positions = positions(group, topics);
+        return new Totals(positions.stream().mapToLong(Position::lag).sum(),
+                positions.stream().mapToLong(Position::from).sum());
     }
 
     /** The records the group has still to process on {@code topics}, counted where that is cheap. */

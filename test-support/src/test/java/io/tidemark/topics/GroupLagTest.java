@@ -60,6 +60,9 @@ class GroupLagTest {
                 assertThat(new GroupLag(admin, Map.copyOf(clients)).backlog(group, List.of(topic))).isEqualTo(2);
                 assertThat(new GroupLag(admin, Map.copyOf(clients)).total(group, List.of(topic))).as("the tool's LAG")
                         .isEqualTo(8);
+                // Where the group's work stands, summed: offset 3 on partition 0, the log start (0) on the others.
+                // It grows by what the group finishes: its rate is the pace a backlog drains at.
+                assertThat(new GroupLag(admin).totals(group, List.of(topic))).isEqualTo(new GroupLag.Totals(8, 3));
 
                 // Without a consumer to count with, the backlog is the offset difference up to the last stable
                 // offset: markers and aborted records in it, the open transaction not.

@@ -37,7 +37,9 @@ class AlertsAndDashboardsTest {
                 "TidemarkDeadLetterGrowing", "TidemarkWalkOverdue", "TidemarkLifecycleDeleteErrors",
                 "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost", "TidemarkWalkFailed", "TidemarkMetaLogGap",
                 "TidemarkClockSkew", "TidemarkControlsUnknown", "TidemarkPopulatorEventsSkipped",
-                "TidemarkReplayTimersMovedAside", "TidemarkDeletesLate", "TidemarkDeleteBeyondMaxLateness");
+                "TidemarkReplayTimersMovedAside", "TidemarkDeletesLate", "TidemarkDeleteBeyondMaxLateness", "TidemarkComponentAbsent",
+                "TidemarkPopulatorEventsParked", "TidemarkInvalidLifecycleConfigurations", "TidemarkLayoutAnomalies",
+                "TidemarkTasksUnreadable");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);
