@@ -14,6 +14,7 @@ import io.tidemark.topics.ConsumerGroups;
 import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.ConductorPassRecord;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.WalkStates;
 import io.tidemark.zookeeper.LifecycleSettings;
@@ -112,7 +113,7 @@ public final class BucketProcessorService extends ManagedService {
         resources.own(StatusLog.start("bucket-processor",
                 config.millis(BucketProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine));
         startFreshness(new WalkFreshness(new LifecycleBuckets(zookeeper.client()), new WalkStates(zookeeper.client()),
-                meters));
+                () -> ConductorPassRecord.read(zookeeper.client()), meters));
     }
 
     /**

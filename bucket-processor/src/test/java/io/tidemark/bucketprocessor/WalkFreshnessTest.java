@@ -9,6 +9,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.testsupport.ClusterNamespace;
 import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.testsupport.LocalClusterTest;
+import io.tidemark.zookeeper.ConductorPassRecord;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.WalkState;
@@ -49,8 +50,11 @@ class WalkFreshnessTest {
             walks.update("timers-only", none -> WalkState.seeded("s3", "recovery", STARTED, null));
 
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
-            WalkFreshness freshness = new WalkFreshness(new LifecycleBuckets(zk.client()), walks, meters);
+            WalkFreshness freshness = new WalkFreshness(new LifecycleBuckets(zk.client()), walks,
+                    () -> ConductorPassRecord.read(zk.client()), meters);
             freshness.refresh();
+            assertThat(meters.find("tidemark.walker.conductor.last.pass.timestamp.seconds").gauges())
+                    .as("no conductor has recorded a pass").isEmpty();
 
             assertThat(meters.find("tidemark.walker.last.finished.timestamp.seconds").gauges())
                     .extracting(g -> g.getId().getTag("bucket")).containsExactlyInAnyOrder("done", "first-walk-running");
@@ -65,6 +69,22 @@ class WalkFreshnessTest {
             freshness.refresh();
             assertThat(lastFinished(meters, "done")).isEqualTo(FINISHED.getEpochSecond());
             assertThat(meters.get("tidemark.walker.buckets.unseeded").gauge().value()).isZero();
+
+            // The conductor's last pass, recorded in ZooKeeper by a conductor no one scrapes: exported here.
+            new ConductorPassRecord(next, "skipped-backlog", 0, 0, "object-processor backlog 120000").write(zk.client());
+            freshness.refresh();
+            assertThat(meters.get("tidemark.walker.conductor.last.pass.timestamp.seconds").gauge().value())
+                    .isEqualTo(next.getEpochSecond());
+            assertThat(meters.get("tidemark.walker.conductor.last.pass.outcome").tag("outcome", "skipped-backlog")
+                    .gauge().value()).isEqualTo(1.0);
+            assertThat(meters.get("tidemark.walker.conductor.last.pass.outcome").tag("outcome", "ran").gauge()
+                    .value()).isZero();
+            new ConductorPassRecord(next.plusSeconds(60), "ran", 2, 0, null).write(zk.client());
+            freshness.refresh();
+            assertThat(meters.get("tidemark.walker.conductor.last.pass.outcome").tag("outcome", "ran").gauge()
+                    .value()).isEqualTo(1.0);
+            assertThat(ConductorPassRecord.read(zk.client())).hasValue(
+                    new ConductorPassRecord(next.plusSeconds(60), "ran", 2, 0, null));
         }
     }
 

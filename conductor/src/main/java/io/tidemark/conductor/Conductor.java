@@ -9,14 +9,18 @@ import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.ConductorPassRecord;
 import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.zookeeper.ZooKeeperConnection;
+import io.tidemark.zookeeper.ZooKeeperPaths;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connections a conductor needs — ZooKeeper, a Kafka admin client and an idempotent producer — and the pass
@@ -24,12 +28,16 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class Conductor implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(Conductor.class);
+
     private final OwnedResources owned = new OwnedResources("conductor");
     private final ZooKeeperConnection zookeeper;
     private final ConductorPass pass;
     private final ConductorMetrics metrics;
+    private final Clock clock;
 
     private Conductor(TidemarkConfig config, Clock clock, MeterRegistry meters) {
+        this.clock = clock;
         TopicRegistry topics = TopicRegistry.from(config);
         List<ConsumerGroups.Group> gates = ConductorSettings.gates(config, topics);
         this.metrics = new ConductorMetrics(meters, gates.stream().map(ConsumerGroups.Group::id).toList());
@@ -66,9 +74,24 @@ public final class Conductor implements AutoCloseable {
         return new Conductor(config, clock, meters);
     }
 
-    /** Runs one walker pass. */
+    /**
+     * Runs one walker pass and records it in ZooKeeper, whatever its outcome, for the long-running services and
+     * {@code tidemark status} (a conductor run as a CronJob is scraped by no one).
+     */
     public PassReport runPass() {
-        return pass.run();
+        PassReport report = pass.run();
+        try {
+            new ConductorPassRecord(clock.instant(), report.outcome().label(), report.seeded().size(),
+                    report.underWay().size(), report.detail()).write(zookeeper.client());
+        } catch (Exception e) {
+            // The pass itself is done; the record says "no pass lately" until the next one can write it.
+            log.warn("the pass could not be recorded in ZooKeeper ({}): {}", ZooKeeperPaths.CONDUCTOR_LAST_PASS,
+                    e.toString());
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return report;
     }
 
     public ConductorMetrics metrics() {

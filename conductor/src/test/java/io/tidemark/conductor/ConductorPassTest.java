@@ -17,6 +17,7 @@ import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.RegistryEntry;
 import io.tidemark.zookeeper.WalkState;
 import io.tidemark.zookeeper.WalkStates;
+import io.tidemark.zookeeper.ConductorPassRecord;
 import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.LifecycleControls;
 import io.tidemark.zookeeper.ZooKeeperConnection;
@@ -138,6 +139,12 @@ class ConductorPassTest {
             assertThat(paused.outcome()).isEqualTo(PassOutcome.SKIPPED_PAUSED);
             assertThat(paused.detail()).contains("paused since 2026-11-26T12:00:00Z by ops@host: migration");
             assertThat(paused.seeded()).isEmpty();
+            // Recorded where the long-running services and `tidemark status` read it: a CronJob is scraped by no one.
+            assertThat(ConductorPassRecord.read(zk.client())).hasValueSatisfying(r -> {
+                assertThat(r.outcome()).isEqualTo("skipped-paused");
+                assertThat(r.detail()).contains("migration");
+                assertThat(r.seeded()).isZero();
+            });
 
             controls.resume(Optional.empty());
             controls.pause(Optional.of("alpha"), flag);
@@ -146,6 +153,11 @@ class ConductorPassTest {
             assertThat(pass.seeded()).containsExactly("beta");
             assertThat(pass.paused()).containsExactly("alpha");
             assertThat(pass.summary()).contains("paused=1");
+            assertThat(ConductorPassRecord.read(zk.client())).hasValueSatisfying(r -> {
+                assertThat(r.outcome()).isEqualTo(ConductorPassRecord.RAN);
+                assertThat(r.seeded()).isEqualTo(1);
+                assertThat(r.endedAt()).isAfter(Instant.now().minusSeconds(60));
+            });
         }
         assertThat(seededTasks(config)).extracting(t -> t.target().bucket()).containsExactly("beta");
     }

@@ -17,6 +17,8 @@ public final class ZooKeeperPaths {
     public static final String POPULATOR_LEADER = "/lifecycle/populator/leader";
     /** The conductor's lock, so overlapping cron runs never seed a walk twice. */
     public static final String CONDUCTOR_LOCK = "/lifecycle/conductor/lock";
+    /** The conductor's last pass, whatever its outcome ({@link ConductorPassRecord}). */
+    public static final String CONDUCTOR_LAST_PASS = "/lifecycle/conductor/last-pass";
     /** One ephemeral node per running replay-streams instance with its pending timers, for {@code tidemark status}. */
     public static final String REPLAY_INSTANCES = "/lifecycle/replay/instances";
     /** When each bucket was last walked, for walker freshness in {@code tidemark status}. */

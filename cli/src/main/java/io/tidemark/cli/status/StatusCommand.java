@@ -8,6 +8,7 @@ import io.tidemark.seaweed.client.SeaweedCheck;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.zookeeper.AclCheck;
+import io.tidemark.zookeeper.ConductorPassRecord;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleSettings;
 import java.io.PrintWriter;
@@ -92,6 +93,11 @@ public final class StatusCommand implements Callable<Integer> {
         out.println("dead letters: " + report.objectTasksDlq() + " object task(s) parked (not replayed or purged), "
                 + report.replayStreamsDlq() + " replay record(s)");
         printControls(report.controls(), out);
+        ConductorPassRecord pass = report.conductorPass();
+        out.println("conductor: " + (pass == null ? "no pass recorded (it has not run against this cluster yet)"
+                : "last pass " + pass.outcome() + " at " + pass.endedAt() + " (" + ago(pass.endedAt(), now) + " ago), "
+                + pass.seeded() + " walk(s) seeded, " + pass.underWay() + " under way"
+                + (pass.detail() == null ? "" : " (" + pass.detail() + ")")));
         out.println();
         out.printf(Locale.ROOT, "%-40s %-8s %-30s %s%n", "BUCKET", "WALKED", "LAST FINISHED WALK", "WALK UNDER WAY");
         for (StatusReport.Walk w : report.walks()) {

@@ -9,6 +9,7 @@ import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.zookeeper.AclCheck;
+import io.tidemark.zookeeper.ConductorPassRecord;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleBuckets;
 import io.tidemark.zookeeper.LifecycleControls;
@@ -125,7 +126,13 @@ public final class StatusReader {
         LifecycleSettings.Recorded lifecycle = new LifecycleSettings(zk).read().orElse(null);
         StatusReport.SeaweedFs seaweed = SeaweedStatus.read(config);
         AclCheck.Result acl = zookeeperAcl(zk);
+        ConductorPassRecord conductorPass = ConductorPassRecord.read(zk).orElse(null);
         List<String> reasons = new ArrayList<>();
+        if (conductorPass != null && conductorPass.outcome().equals("failed")) {
+            reasons.add("the conductor's last pass, at " + conductorPass.endedAt() + ", failed"
+                    + (conductorPass.detail() == null ? "" : ": " + conductorPass.detail())
+                    + "; no walk was seeded by it");
+        }
         controls.clusterPause().ifPresent(p -> reasons.add("the cluster is paused (" + p.describe() + "): nothing "
                 + "is deleted and no walk is seeded until `tidemark resume`"));
         reasons.addAll(SeaweedStatus.reasons(seaweed, backlog != null && backlog.error() != null));
@@ -177,7 +184,7 @@ public final class StatusReader {
                 reasons, partitions, leader, checkpoint.filter(c -> c.tsNs() > 0)
                 .map(c -> EpochNanos.toInstant(c.tsNs())).orElse(null),
                 checkpoint.map(PopulatorCheckpoint::published).orElse(0L), backlog, pending, replay.size(), walks, objectDlq,
-                replayDlq, controls, lifecycle, seaweed, acl);
+                replayDlq, controls, lifecycle, seaweed, acl, conductorPass);
     }
 
     /** Which of Tidemark's nodes world:anyone may change; {@code null} when ZooKeeper refused to say. */

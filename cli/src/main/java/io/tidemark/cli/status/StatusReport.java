@@ -2,6 +2,7 @@ package io.tidemark.cli.status;
 
 import io.tidemark.seaweed.client.SeaweedCheck;
 import io.tidemark.zookeeper.AclCheck;
+import io.tidemark.zookeeper.ConductorPassRecord;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleSettings;
 import io.tidemark.topics.GroupLag;
@@ -23,13 +24,24 @@ import java.util.List;
  *                           LifecycleDelete), or {@code null} when it was not asked
  * @param zookeeperAcl       which of Tidemark's ZooKeeper nodes world:anyone may change (none with
  *                           zookeeper.auth.digest), or {@code null} when they could not be read
+ * @param conductorPass      the conductor's last pass as it recorded it in ZooKeeper, or {@code null} when none has
  */
 public record StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                            String populatorLeader, Instant populatorEventAt, long populatorPublished,
                            Backlog populatorBacklog,
                            Long pendingTimers, int replayInstances, List<Walk> walks, long objectTasksDlq,
                            long replayStreamsDlq, Controls controls, LifecycleSettings.Recorded lifecycle,
-                           SeaweedFs seaweed, AclCheck.Result zookeeperAcl) {
+                           SeaweedFs seaweed, AclCheck.Result zookeeperAcl, ConductorPassRecord conductorPass) {
+
+    public StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
+                        String populatorLeader, Instant populatorEventAt, long populatorPublished,
+                        Backlog populatorBacklog, Long pendingTimers, int replayInstances, List<Walk> walks,
+                        long objectTasksDlq, long replayStreamsDlq, Controls controls,
+                        LifecycleSettings.Recorded lifecycle, SeaweedFs seaweed, AclCheck.Result zookeeperAcl) {
+        this(health, reasons, partitions, populatorLeader, populatorEventAt, populatorPublished, populatorBacklog,
+                pendingTimers, replayInstances, walks, objectTasksDlq, replayStreamsDlq, controls, lifecycle, seaweed,
+                zookeeperAcl, null);
+    }
 
     public StatusReport(Health health, List<String> reasons, List<GroupLag.Partition> partitions,
                         String populatorLeader, Instant populatorEventAt, long populatorPublished,

@@ -39,7 +39,7 @@ class AlertsAndDashboardsTest {
                 "TidemarkClockSkew", "TidemarkControlsUnknown", "TidemarkPopulatorEventsSkipped",
                 "TidemarkReplayTimersMovedAside", "TidemarkDeletesLate", "TidemarkDeleteBeyondMaxLateness", "TidemarkComponentAbsent",
                 "TidemarkPopulatorEventsParked", "TidemarkInvalidLifecycleConfigurations", "TidemarkLayoutAnomalies",
-                "TidemarkTasksUnreadable");
+                "TidemarkTasksUnreadable", "TidemarkConductorPassNotRun", "TidemarkConductorSilent");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);

@@ -17,6 +17,7 @@ import io.tidemark.seaweed.client.SeaweedCheck;
 import io.tidemark.seaweed.pb.FilerProto.SubscribeMetadataResponse;
 import io.tidemark.topics.GroupLag;
 import io.tidemark.topics.TopicRegistry;
+import io.tidemark.zookeeper.ConductorPassRecord;
 import io.tidemark.zookeeper.ControlFlag;
 import io.tidemark.zookeeper.Controls;
 import io.tidemark.zookeeper.LifecycleSettings;
@@ -441,5 +442,22 @@ class StatusCommandTest {
                         "controls: bucket photos OWED A WALK for tasks only recorded (DRY_RUN, first at "
                                 + "2026-11-23T11:59:40Z); sent once it acts again")
                 .doesNotContain("held tasks wait");
+    }
+
+    @Test
+    void shouldPrintTheConductorsLastPassOrThatNoneWasRecorded() {
+        Instant now = Instant.parse("2026-11-23T12:00:00Z");
+        Controls none = new Controls(Optional.empty(), Map.of(), Map.of(), Map.of());
+        StringWriter skipped = new StringWriter();
+        StatusCommand.print(new StatusReport(StatusReport.Health.HEALTHY, List.of(), List.of(), "host-1", null, 0,
+                null, 0L, 1, List.of(), 0, 0, none, null, null, null, new ConductorPassRecord(now.minusSeconds(7_200),
+                "skipped-backlog", 0, 2, "object-processor backlog 120000 > 100000")), new PrintWriter(skipped), now);
+        assertThat(skipped.toString()).contains("conductor: last pass skipped-backlog at 2026-11-23T10:00:00Z (2h0m "
+                + "ago), 0 walk(s) seeded, 2 under way (object-processor backlog 120000 > 100000)");
+
+        StringWriter never = new StringWriter();
+        StatusCommand.print(new StatusReport(StatusReport.Health.HEALTHY, List.of(), List.of(), "host-1", null, 0,
+                null, 0L, 1, List.of(), 0, 0, none, null, null, null, null), new PrintWriter(never), now);
+        assertThat(never.toString()).contains("conductor: no pass recorded");
     }
 }
