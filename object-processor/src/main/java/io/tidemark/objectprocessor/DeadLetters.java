@@ -7,14 +7,17 @@ import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.Function;
@@ -67,6 +70,29 @@ public final class DeadLetters {
         this.config = config;
         this.topics = TopicRegistry.from(config);
         this.producers = producers;
+    }
+
+    /**
+     * How many tasks are parked now: the keys whose latest record is not a tombstone. Reads keys only, never values, so
+     * that a service can afford it on a schedule.
+     */
+    public long countParked(Duration timeout) {
+        TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
+        Map<String, Object> properties = KafkaClients.committedReader(config.consumerProperties());
+        Set<String> live = new HashSet<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            TopicReader.readToEnd(consumer, dlq.name(), consumer.partitionsFor(dlq.name(), timeout).size(), timeout,
+                    r -> {
+                        String slot = r.partition() + "/" + (r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8));
+                        if (r.value() == null) {
+                            live.remove(slot);
+                        } else {
+                            live.add(slot);
+                        }
+                    });
+        }
+        return live.size();
     }
 
     /** Every task parked and not yet replayed or purged, in topic order (by partition, then offset). */

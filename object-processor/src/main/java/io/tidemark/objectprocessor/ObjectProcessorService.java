@@ -159,6 +159,9 @@ public final class ObjectProcessorService extends ManagedService {
         worker = startWorker("object-processor-loop", () -> loop.run(() -> running));
         resources.own(CommittedLagGauge.start(config.adminProperties(), meters,
                 ConsumerGroups.from(config).objectProcessor(topics), CommittedLagGauge.DEFAULT_INTERVAL));
+        DeadLetters deadLetters = new DeadLetters(config);
+        resources.own("parked tasks gauge", ParkedGauge.start(() -> deadLetters.countParked(Duration.ofSeconds(30)),
+                config.millis(ObjectProcessorSettings.DLQ_COUNT_INTERVAL_MS), meters));
         resources.own(StatusLog.start("object-processor",
                 config.millis(ObjectProcessorSettings.STATUS_INTERVAL_MS), log, metrics::statusLine));
     }

@@ -37,6 +37,7 @@ public record ObjectProcessorSettings(double deletesPerSecond, int maxInFlight, 
     public static final String FAULT_MAX_ATTEMPTS = "object-processor.fault.max.attempts";
     public static final String STATUS_INTERVAL_MS = "object-processor.status.interval.ms";
     public static final String CLUSTER_CHECK_INTERVAL_MS = "object-processor.cluster.check.interval.ms";
+    public static final String DLQ_COUNT_INTERVAL_MS = "object-processor.dlq.count.interval.ms";
 
     /** How {@link #DELETES_PER_SECOND} says "no limit": spelled out, never a number that could mean "none". */
     public static final String UNLIMITED = "unlimited";
@@ -141,6 +142,9 @@ public record ObjectProcessorSettings(double deletesPerSecond, int maxInFlight, 
                                     + "refusals (INVALID_ARGUMENT, PERMISSION_DENIED...) park at once, but for a "
                                     + "gateway's UNIMPLEMENTED: it lacks LifecycleDelete, and every task is held "
                                     + "until it serves it.")
+                    .define(DLQ_COUNT_INTERVAL_MS, Type.LONG, 60_000L, Range.atLeast(1_000), Importance.LOW,
+                            "How often each object processor counts the tasks parked in the dead-letter topic now "
+                                    + "(tidemark_object_processor_dlq_parked), reading the topic's keys.")
                     .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                             "How often the object processor logs its status line.")
                     .define(CLUSTER_CHECK_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
