@@ -193,7 +193,9 @@ final class TimerPlanner {
                 if (kind == EventKind.TAGS_CHANGED && versioned(rules)) {
                     return versionUpdated(record, rules, entry, versionFile, existing, now);
                 }
-                Change current = armCurrent(record, rules, entry, versionFile, now);
+                Change current = kind == EventKind.TAGS_CHANGED
+                        ? dueFromTheChange(armCurrent(record, rules, entry, versionFile, now), record)
+                        : armCurrent(record, rules, entry, versionFile, now);
                 if (kind != EventKind.TAGS_CHANGED && !record.getEvent().hasOldEntry() && versioned(rules)) {
                     // A new version on top: a delete marker that was latest is not any more.
                     return versionFile ? List.of(current, new Cancel(markerId))
