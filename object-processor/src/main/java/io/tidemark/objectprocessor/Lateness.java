@@ -71,8 +71,9 @@ final class Lateness {
         this.registry = registry;
         this.settings = settings;
         this.filerClock = filerClock;
-        TreeSet<Duration> bounds = new TreeSet<>(Stream.of(1L, 5L, 15L, 30L, 60L, 120L, 300L, 600L, 1_800L, 3_600L,
-                10_800L, 21_600L, 43_200L, 86_400L, 172_800L, 604_800L).map(Duration::ofSeconds).toList());
+        TreeSet<Duration> bounds = new TreeSet<>(Stream.of(250L, 500L, 1_000L, 2_000L, 5_000L, 10_000L, 15_000L,
+                30_000L, 60_000L, 120_000L, 300_000L, 600_000L, 1_800_000L, 3_600_000L, 10_800_000L, 21_600_000L,
+                43_200_000L, 86_400_000L, 172_800_000L, 604_800_000L).map(Duration::ofMillis).toList());
         // The objective's thresholds are bucket bounds, so a quantile or a ratio at them is exact.
         bounds.add(settings.onTime());
         bounds.add(settings.max());

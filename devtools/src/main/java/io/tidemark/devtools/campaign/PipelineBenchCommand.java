@@ -1,5 +1,6 @@
 package io.tidemark.devtools.campaign;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.devtools.bench.CpuByRole;
@@ -12,6 +13,7 @@ import io.tidemark.populator.PopulatorService;
 import io.tidemark.replay.ReplayStreamsService;
 import io.tidemark.seaweed.client.FilerClient;
 import io.tidemark.service.ManagedService;
+import io.tidemark.service.Metrics;
 import io.tidemark.topics.TopicAdmin;
 import io.tidemark.topics.TopicRegistry;
 import java.io.PrintWriter;
@@ -73,8 +75,14 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                     + "which would otherwise weigh on the first rounds and not on the alone phases after them.")
     private int warmUp;
 
+    /** The tag the bench's rule expires objects by. */
+    private static final String DUE_TAG = "bench-expire";
+
     /** The filer's deletes, as its meta-log tells them; open while the command runs. */
     private DeleteWatcher deletes;
+    /** The object processor's meters: its own lateness histogram, set beside the filer's figures. */
+    private MeterRegistry objectMeters;
+    private ObjectProcessorService objectProcessor;
 
     @Override
     public Integer call() throws Exception {
@@ -101,8 +109,11 @@ public final class PipelineBenchCommand implements Callable<Integer> {
             PopulatorService populator = new PopulatorService(config, Clock.systemUTC(), new SimpleMeterRegistry());
             ReplayStreamsService replay = new ReplayStreamsService(config, Clock.systemUTC(),
                     new SimpleMeterRegistry());
-            ObjectProcessorService objects = new ObjectProcessorService(config, Clock.systemUTC(),
-                    new SimpleMeterRegistry());
+            // As the service registers its meters when it runs: histograms cumulative since the start, which a
+            // SimpleMeterRegistry's are not (they decay over a two-minute window).
+            objectMeters = Metrics.newRegistry("object-processor");
+            ObjectProcessorService objects = new ObjectProcessorService(config, Clock.systemUTC(), objectMeters);
+            objectProcessor = objects;
             List<ManagedService> services = List.of(populator, replay, objects);
             try (FilerClient filer = FilerClient.connect(cluster.emulator().filerAddress(),
                     io.tidemark.seaweed.client.GrpcTls.PLAINTEXT, Duration.ofSeconds(30));
@@ -112,9 +123,11 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                 // As long as it takes: a benchmark has no deadline of its own.
                 ManagedService.awaitReady(services, Duration.ofDays(1));
                 s3.createBucket("bench", false);
-                s3.putLifecycle("bench", "<LifecycleConfiguration><Rule><ID>a-day</ID><Filter><Prefix></Prefix>"
-                        + "</Filter><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule>"
-                        + "</LifecycleConfiguration>");
+                // Only tagged objects expire: a burst is written untagged (no timer), given its one modification
+                // time, then tagged, so each object costs one timer and one task (see burst).
+                s3.putLifecycle("bench", "<LifecycleConfiguration><Rule><ID>a-day</ID><Filter><Tag><Key>"
+                        + DUE_TAG + "</Key><Value>yes</Value></Tag></Filter><Status>Enabled</Status><Expiration>"
+                        + "<Days>1</Days></Expiration></Rule></LifecycleConfiguration>");
                 Thread.sleep(2_000);
                 out.printf(Locale.ROOT, "pipeline benchmark: day %d s, burst %d, %d rounds after a warm-up of %d, "
                         + "steady %d/s for %d s%n", daySeconds, burst, rounds, warmUp, rate, seconds);
@@ -146,9 +159,10 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                     aloneRates.add(alone.rate());
                 }
 
-                Map<String, Instant> steadyDue = write(s3, "steady/", rate * seconds, rate);
+                LatenessHistogram beforeSteady = LatenessHistogram.read(objectMeters, "timer");
+                Map<String, Instant> steadyDue = write(s3, "steady/", rate * seconds, rate, true);
                 DeleteWatcher.Phase s = deletes.await(steadyDue, Duration.ofSeconds(daySeconds + 120));
-                report(out, "steady", s);
+                report(out, "steady", s, LatenessHistogram.read(objectMeters, "timer").since(beforeSteady));
 
                 List<Double> ratios = new ArrayList<>();
                 for (int i = 0; i < rounds; i++) {
@@ -176,7 +190,11 @@ public final class PipelineBenchCommand implements Callable<Integer> {
     private DeleteWatcher.Phase burst(PrintWriter out, String name, S3Gateway s3, String prefix, int count,
                                       PipelineProgress progress)
             throws InterruptedException {
-        Map<String, Instant> due = fallDueTogether(s3, write(s3, prefix, count, Integer.MAX_VALUE));
+        LatenessHistogram before = LatenessHistogram.read(objectMeters, "timer");
+        long doneBefore = objectProcessor.metrics().finishedCount("DONE");
+        long noopBefore = objectProcessor.metrics().finishedCount("NOOP_RESOLVED");
+        long walksBefore = objectProcessor.metrics().walksRequested();
+        Map<String, Instant> due = fallDueTogether(s3, write(s3, prefix, count, Integer.MAX_VALUE, false));
         Instant dueAt = due.values().iterator().next();
         Thread printer = progress == null ? null : progress.start(out, dueAt);
         Thread.sleep(Math.max(0, Duration.between(Instant.now(), dueAt).toMillis()));
@@ -186,13 +204,22 @@ public final class PipelineBenchCommand implements Callable<Integer> {
             printer.interrupt();
         }
         Map<String, Double> used = CpuByRole.now().since(cpu);
-        report(out, name, phase);
+        report(out, name, phase, LatenessHistogram.read(objectMeters, "timer").since(before));
+        long done = objectProcessor.metrics().finishedCount("DONE") - doneBefore;
+        long noop = objectProcessor.metrics().finishedCount("NOOP_RESOLVED") - noopBefore;
+        out.printf(Locale.ROOT, "  tasks: %.2f per object (%d DONE, %d NOOP_RESOLVED), %d key walks asked for%n",
+                (done + noop) / (double) Math.max(1, count), done, noop,
+                objectProcessor.metrics().walksRequested() - walksBefore);
         out.printf(Locale.ROOT, "  from the due instant: %s%n", CpuByRole.perMillion(used, phase.count(), "deletes"));
         return phase;
     }
 
-    /** Writes {@code count} objects at up to {@code perSecond}; returns each path's due instant (mtime + a day). */
-    private Map<String, Instant> write(S3Gateway s3, String prefix, int count, int perSecond) throws InterruptedException {
+    /**
+     * Writes {@code count} objects at up to {@code perSecond}, tagged to expire or not; returns each path's due
+     * instant (mtime + a day).
+     */
+    private Map<String, Instant> write(S3Gateway s3, String prefix, int count, int perSecond, boolean tagged)
+            throws InterruptedException {
         Map<String, Instant> due = new java.util.LinkedHashMap<>();
         long began = System.nanoTime();
         for (int i = 0; i < count; i++) {
@@ -204,7 +231,7 @@ public final class PipelineBenchCommand implements Callable<Integer> {
                 }
             }
             String key = prefix + String.format(Locale.ROOT, "o-%07d", i);
-            s3.putObject("bench", key, 100, Map.of(), Map.of());
+            s3.putObject("bench", key, 100, tagged ? Map.of(DUE_TAG, "yes") : Map.of(), Map.of());
             long mtime = s3.latest("bench", key).orElseThrow().entry().getAttributes().getMtime();
             due.put("/buckets/bench/" + key, Instant.ofEpochSecond(mtime).plusSeconds(daySeconds));
         }
@@ -213,11 +240,15 @@ public final class PipelineBenchCommand implements Callable<Integer> {
 
     /**
      * Gives every object of the burst the same modification time, so that they all fall due at one instant a few
-     * seconds from now (writing them took a while, which would otherwise spread their due times). The lead leaves
-     * the populator and replay-streams time to publish and arm them all (well over 5 000 objects a second each).
+     * seconds from now (writing them took a while, which would otherwise spread their due times), then tags them to
+     * expire. Written untagged, they had no timer; tagged after their modification time is set, each gets one timer
+     * for that instant and costs one task. (Tagged as they were written, a burst that takes longer to write than a
+     * day had each object's first timer fire before its modification time was set: a stale task and a walk for
+     * every object.) The lead leaves time to set and tag them all, and the populator and replay-streams time to
+     * publish and arm them (over 10 000 updates a second here, and well over 5 000 events a second each).
      */
     private Map<String, Instant> fallDueTogether(S3Gateway s3, Map<String, Instant> written) {
-        long leadSeconds = 3 + (written.size() + 4_999) / 5_000;
+        long leadSeconds = 3 + (2L * written.size() + 9_999) / 10_000;
         Instant mtime = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(leadSeconds)
                 .minusSeconds(daySeconds);
         Map<String, Instant> due = new java.util.LinkedHashMap<>();
@@ -226,13 +257,18 @@ public final class PipelineBenchCommand implements Callable<Integer> {
             s3.backdate("bench", key, null, mtime);
             due.put(path, mtime.plusSeconds(daySeconds));
         }
+        for (String path : written.keySet()) {
+            s3.putTags("bench", path.substring("/buckets/bench/".length()), null, Map.of(DUE_TAG, "yes"));
+        }
         return due;
     }
 
-    private static void report(PrintWriter out, String name, DeleteWatcher.Phase p) {
+    /** What the filer's meta-log says of a phase, and beside it what the object processor's histogram says. */
+    private static void report(PrintWriter out, String name, DeleteWatcher.Phase p, LatenessHistogram histogram) {
         out.printf(Locale.ROOT, "%s: %d deleted (%d missing), due→deleted p50 %.2f s, p99 %.2f s, max %.2f s; "
-                + "%.0f deletes/s from the first due time to the last delete (the first %.2f s after it)%n", name,
-                p.count(), p.missing(), p.p50(), p.p99(), p.max(), p.count() / p.spanSeconds(), p.firstSeconds());
+                + "%.0f deletes/s from the first due time to the last delete (the first %.2f s after it)%n"
+                + "  %s%n", name, p.count(), p.missing(), p.p50(), p.p99(), p.max(), p.count() / p.spanSeconds(),
+                p.firstSeconds(), histogram.describe());
         out.flush();
     }
 
