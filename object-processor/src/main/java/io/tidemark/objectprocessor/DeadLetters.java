@@ -73,8 +73,8 @@ public final class DeadLetters {
     }
 
     /**
-     * How many tasks are parked now: the keys whose latest record is not a tombstone. Reads keys only, never values, so
-     * that a service can afford it on a schedule.
+     * How many tasks are parked now: the keys whose latest record is not a tombstone. Kafka fetches whole records, so it
+     * reads the whole topic; it decodes and keeps only the keys.
      */
     public long countParked(Duration timeout) {
         TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();

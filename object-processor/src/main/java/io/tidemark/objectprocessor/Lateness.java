@@ -18,9 +18,11 @@ import java.util.stream.Stream;
 /**
  * How late each finished task is against its due instant, measured where the delete happens: from the task's due
  * instant to the gateway's answer, on the filer's clock, which stamped the times the due instant is computed from
- * (architecture.md, invariant 7). The service level counts only deletes ({@code DONE}) the engine scheduled itself — by
- * a timer or a steady walk; a recovery walk's tasks (after a rule change, a lock lifted, a meta-log gap, a re-check)
- * and replayed dead letters are measured apart, their due instant being older than what made them known or possible.
+ * (architecture.md, invariant 7). The service level counts only the deletes ({@code DONE}) of timers, which fire at
+ * their due instant. A steady walk's tasks are found once a walk period after they fell due (the kinds only walks
+ * act on: a date, a rank, a lone marker); a recovery walk's (after a rule change, a lock lifted, a meta-log gap, a
+ * re-check) and replayed dead letters' due instants are older than what made them known or possible. Those are
+ * measured apart.
  */
 final class Lateness {
 
@@ -34,9 +36,9 @@ final class Lateness {
             this.label = label;
         }
 
-        /** Whether the service level counts this path's deletes. */
-        boolean scheduled() {
-            return this == TIMER || this == WALK;
+        /** Whether the service level counts this path's deletes: a timer's, which fire at their due instant. */
+        boolean counted() {
+            return this == TIMER;
         }
 
         static Path of(ObjectTask.Details details) {
@@ -78,6 +80,12 @@ final class Lateness {
         bounds.add(settings.onTime());
         bounds.add(settings.max());
         this.buckets = bounds.toArray(Duration[]::new);
+        // Registered at 0, so that the first late delete is an increase an alert can see.
+        for (String result : new String[] {ON_TIME, LATE, BEYOND_MAX}) {
+            results.put(result, Counter.builder("tidemark.object.processor.slo.deletes").tag("result", result)
+                    .description("Deletes of the timer path against the lateness objective: on time, late, or "
+                            + "beyond the maximum").register(registry));
+        }
         Gauge.builder("tidemark.object.processor.slo.objective", settings, LatenessSettings::objective)
                 .description("The share of deletes to be on time (object-processor.lateness.slo.objective)")
                 .register(registry);
@@ -85,17 +93,25 @@ final class Lateness {
                 .description("How soon after its due instant a delete is on time (object-processor.lateness.slo.seconds)")
                 .register(registry);
         Gauge.builder("tidemark.object.processor.oldest.overdue.seconds", this, l -> l.oldestOverdue)
-                .description("How long past its due instant the oldest task this instance holds unfinished is, on the "
-                        + "filer's clock (0: none is overdue)").register(registry);
+                .description("How long past its due instant the oldest timer's task this instance holds unfinished "
+                        + "is, on the filer's clock (0: none is overdue)").register(registry);
     }
 
-    /** A task finished with {@code outcome}: its lateness, recorded; empty for a task without a due instant. */
-    Optional<Duration> finished(ObjectTask task, String outcome) {
+    /** The filer's time now, carried forward from its last reading: when an answer came. */
+    Instant now() {
+        return filerClock.instant();
+    }
+
+    /**
+     * A task finished with {@code outcome}, answered at {@code answeredAt} ({@link #now}): its lateness, recorded;
+     * empty for a task without a due instant.
+     */
+    Optional<Duration> finished(ObjectTask task, String outcome, Instant answeredAt) {
         ObjectTask.Details details = task.details();
         if (details == null || details.dueAt() == null) {
             return Optional.empty();
         }
-        Duration late = lateness(details.dueAt(), filerClock.instant());
+        Duration late = lateness(details.dueAt(), answeredAt);
         Path path = Path.of(details);
         String bucket = settings.label(task.target().bucket());
         histograms.computeIfAbsent(path.label + "|" + outcome + "|" + bucket, k -> Timer
@@ -104,18 +120,14 @@ final class Lateness {
                 .serviceLevelObjectives(buckets)
                 .description("From a finished task's due instant to the gateway's answer, on the filer's clock")
                 .register(registry)).record(late);
-        if (path.scheduled() && "DONE".equals(outcome)) {
-            String result = late.compareTo(settings.max()) > 0 ? BEYOND_MAX
-                    : late.compareTo(settings.onTime()) > 0 ? LATE : ON_TIME;
-            results.computeIfAbsent(result, r -> Counter.builder("tidemark.object.processor.slo.deletes")
-                    .tag("result", r)
-                    .description("Deletes of the timer and steady-walk paths against the lateness objective: on "
-                            + "time, late, or beyond the maximum").register(registry)).increment();
+        if (path.counted() && "DONE".equals(outcome)) {
+            results.get(late.compareTo(settings.max()) > 0 ? BEYOND_MAX
+                    : late.compareTo(settings.onTime()) > 0 ? LATE : ON_TIME).increment();
         }
         return Optional.of(late);
     }
 
-    /** The oldest due instant among the tasks held unfinished, if any: the gauge follows it. */
+    /** The oldest due instant among the timers' tasks held unfinished, if any: the gauge follows it. */
     void oldestDue(Optional<Instant> due) {
         oldestOverdue = due.map(d -> lateness(d, filerClock.instant()).toMillis() / 1000.0).orElse(0.0);
     }

@@ -60,7 +60,7 @@ public record LatenessSettings(Duration onTime, double objective, Duration max, 
                             "A delete the gateway answers within this many seconds of its due instant (on the "
                                     + "filer's clock) is on time; the lateness objective counts against it.")
                     .define(OBJECTIVE, Type.DOUBLE, 0.99, Range.between(0.5, 0.99999), Importance.MEDIUM,
-                            "The share of deletes to be on time, over the timer and steady-walk paths; exported as "
+                            "The share of the timers' deletes to be on time; exported as "
                                     + "tidemark_object_processor_slo_objective, which the burn-rate alert reads.")
                     .define(MAX_SECONDS, Type.LONG, 86_400L, Range.atLeast(2), Importance.MEDIUM,
                             "No delete is to be answered later than this many seconds after its due instant; one "

@@ -142,9 +142,10 @@ public record ObjectProcessorSettings(double deletesPerSecond, int maxInFlight, 
                                     + "refusals (INVALID_ARGUMENT, PERMISSION_DENIED...) park at once, but for a "
                                     + "gateway's UNIMPLEMENTED: it lacks LifecycleDelete, and every task is held "
                                     + "until it serves it.")
-                    .define(DLQ_COUNT_INTERVAL_MS, Type.LONG, 60_000L, Range.atLeast(1_000), Importance.LOW,
+                    .define(DLQ_COUNT_INTERVAL_MS, Type.LONG, 300_000L, Range.atLeast(1_000), Importance.LOW,
                             "How often each object processor counts the tasks parked in the dead-letter topic now "
-                                    + "(tidemark_object_processor_dlq_parked), reading the topic's keys.")
+                                    + "(tidemark_object_processor_dlq_parked). Each count reads the whole topic: a "
+                                    + "large dead-letter topic and many instances want it less often.")
                     .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
                             "How often the object processor logs its status line.")
                     .define(CLUSTER_CHECK_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,

@@ -21,7 +21,7 @@ final class PartitionWork {
     private final Map<String, ArrayDeque<PendingTask>> lanes = new HashMap<>();
     /** The heads held by RETRY_LATER, apart from the lanes so that reporting them costs nothing per task. */
     private final Set<PendingTask> held = new HashSet<>();
-    /** The due instants of the tasks in the lanes (how many at each), for the oldest-overdue gauge. */
+    /** The due instants of the timers' tasks in the lanes (how many at each), for the oldest-overdue gauge. */
     private final TreeMap<Instant, Integer> dues = new TreeMap<>();
 
     /** Notes a record read that needs no call (it is parked unsent); the caller finishes it when that is durable. */
@@ -81,13 +81,15 @@ final class PartitionWork {
         return offsets.unfinishedCount();
     }
 
-    /** The earliest due instant among the tasks in the lanes, if any has one. */
+    /** The earliest due instant among the timers' tasks in the lanes, if any. */
     Optional<Instant> oldestDue() {
         return dues.isEmpty() ? Optional.empty() : Optional.of(dues.firstKey());
     }
 
+    /** A timer's task's due instant; other paths' are older than what made them known (see Lateness). */
     private static Instant dueOf(PendingTask task) {
-        return task.task == null || task.task.details() == null ? null : task.task.details().dueAt();
+        return task.task == null || task.task.details() == null
+                || Lateness.Path.of(task.task.details()) != Lateness.Path.TIMER ? null : task.task.details().dueAt();
     }
 
     /** How long the longest-waiting head of a lane has been held by RETRY_LATER. */

@@ -277,6 +277,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
             return;
         }
         Instant now = clock.instant();
+        Instant answeredAt = lateness.now();
         if (decision.verdict() == OutcomePolicy.Verdict.HOLD) {
             // Paused between dispatch and call: no attempt was made, and none is recorded.
             task.attempts--;
@@ -296,7 +297,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                             task.task.target().objectPath(), decision.reason());
                 }
                 if (decision.owesWalk()) {
-                    finishOwingAWalk(task, decision, audit);
+                    finishOwingAWalk(task, decision, audit, answeredAt);
                     return;
                 }
                 CompletableFuture<Void> recorded = audit;
@@ -309,7 +310,7 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                     recorded = CompletableFuture.allOf(audit, recorder.walk(walk));
                 }
                 write(recorded, e -> {
-                    finished(task, decision);
+                    finished(task, decision, answeredAt);
                     finishInLane(task);
                 });
             }
@@ -354,14 +355,15 @@ public final class TaskLoop implements ConsumerRebalanceListener {
      * does not take leaves the task unfinished and tries it again in a second: finishing it without the note would lose
      * its expiration, and failing the service for it would stop every other bucket.
      */
-    private void finishOwingAWalk(PendingTask task, Decision decision, CompletableFuture<Void> audit) {
+    private void finishOwingAWalk(PendingTask task, Decision decision, CompletableFuture<Void> audit,
+                                  Instant answeredAt) {
         String bucket = task.task.target().bucket();
         writing++;
         owedWalks.owe(bucket, decision.outcome()).whenComplete((ignored, error) -> post(() -> {
             writing--;
             if (error == null) {
                 write(audit, e -> {
-                    finished(task, decision);
+                    finished(task, decision, answeredAt);
                     finishInLane(task);
                 });
                 return;
@@ -415,9 +417,9 @@ public final class TaskLoop implements ConsumerRebalanceListener {
                 OutcomePolicy.RECHECK_SCAN + task.task.actionId(), BucketTask.Mode.recovery, key, null));
     }
 
-    private void finished(PendingTask task, Decision decision) {
+    private void finished(PendingTask task, Decision decision, Instant answeredAt) {
         metrics.finished(task.kind.name(), decision.outcome());
-        lateness.finished(task.task, decision.outcome());
+        lateness.finished(task.task, decision.outcome(), answeredAt);
     }
 
     private void finishInLane(PendingTask task) {

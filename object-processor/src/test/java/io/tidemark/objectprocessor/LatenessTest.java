@@ -49,7 +49,8 @@ class LatenessTest {
     @Test
     void shouldRecordHowLongAfterItsDueInstantADeleteWasAnsweredOnTheFilersClock() {
         filer.advance(Duration.ofSeconds(42));
-        assertThat(lateness.finished(task("b", "k", DUE, "replay", null), "DONE")).hasValue(Duration.ofSeconds(42));
+        assertThat(lateness.finished(task("b", "k", DUE, "replay", null), "DONE", lateness.now()))
+                .hasValue(Duration.ofSeconds(42));
         Timer timer = histogram("timer", "DONE", LatenessSettings.OTHER);
         assertThat(timer.count()).isEqualTo(1);
         assertThat(timer.totalTime(TimeUnit.SECONDS)).isEqualTo(42.0);
@@ -63,13 +64,32 @@ class LatenessTest {
     @Test
     void shouldCountADeleteLaterThanTheObjectiveAsLateAndOneBeyondTheMaximumApart() {
         filer.advance(Duration.ofMinutes(6));
-        lateness.finished(task("b", "k", DUE, "replay", null), "DONE");
+        lateness.finished(task("b", "k", DUE, "replay", null), "DONE", filer.instant());
         filer.advance(Duration.ofDays(1));
-        lateness.finished(task("b", "k2", DUE, "walker", "steady-b-1"), "DONE");
+        lateness.finished(task("b", "k2", DUE, "replay", null), "DONE", filer.instant());
         assertThat(deletes(Lateness.ON_TIME)).isZero();
         assertThat(deletes(Lateness.LATE)).isEqualTo(1);
         assertThat(deletes(Lateness.BEYOND_MAX)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldExportEveryResultAtZeroSoThatTheFirstLateDeleteIsAnIncrease() {
+        assertThat(registry.find("tidemark.object.processor.slo.deletes").counters())
+                .extracting(c -> c.getId().getTag("result"))
+                .containsExactlyInAnyOrder(Lateness.ON_TIME, Lateness.LATE, Lateness.BEYOND_MAX);
+        assertThat(deletes(Lateness.LATE) + deletes(Lateness.ON_TIME) + deletes(Lateness.BEYOND_MAX)).isZero();
+    }
+
+    /**
+     * A steady walk finds what only walks act on (a date, a rank, a lone marker) up to a walk period after it fell
+     * due, by design: measured, never counted against the objective.
+     */
+    @Test
+    void shouldMeasureASteadyWalksDeletesWithoutCountingThemAgainstTheObjective() {
+        filer.advance(Duration.ofHours(20));
+        lateness.finished(task("b", "k", DUE, "walker", "steady-b-1"), "DONE", filer.instant());
         assertThat(histogram("walk", "DONE", LatenessSettings.OTHER).count()).isEqualTo(1);
+        assertThat(deletes(Lateness.LATE) + deletes(Lateness.ON_TIME) + deletes(Lateness.BEYOND_MAX)).isZero();
     }
 
     @Test
@@ -77,8 +97,8 @@ class LatenessTest {
         filer.advance(Duration.ofDays(40));
         // A rule put today over objects due for weeks, a lifted hold, a dead letter replayed: late by what made them
         // known or possible, not by the engine.
-        lateness.finished(task("b", "k", DUE, "walker", "recovery-b-0011-1795"), "DONE");
-        lateness.finished(task("b", "k2", DUE, "dlq-replay", null), "DONE");
+        lateness.finished(task("b", "k", DUE, "walker", "recovery-b-0011-1795"), "DONE", filer.instant());
+        lateness.finished(task("b", "k2", DUE, "dlq-replay", null), "DONE", filer.instant());
         assertThat(histogram("recovery", "DONE", LatenessSettings.OTHER).count()).isEqualTo(1);
         assertThat(histogram("dlq", "DONE", LatenessSettings.OTHER).count()).isEqualTo(1);
         assertThat(deletes(Lateness.BEYOND_MAX) + deletes(Lateness.LATE) + deletes(Lateness.ON_TIME)).isZero();
@@ -87,8 +107,8 @@ class LatenessTest {
     @Test
     void shouldCountOnlyDeletesAgainstTheObjectiveThoughEveryOutcomeIsMeasured() {
         filer.advance(Duration.ofHours(2));
-        lateness.finished(task("b", "k", DUE, "replay", null), "SKIPPED_OBJECT_LOCK");
-        lateness.finished(task("b", "k2", DUE, "replay", null), "NOOP_RESOLVED");
+        lateness.finished(task("b", "k", DUE, "replay", null), "SKIPPED_OBJECT_LOCK", filer.instant());
+        lateness.finished(task("b", "k2", DUE, "replay", null), "NOOP_RESOLVED", filer.instant());
         assertThat(histogram("timer", "SKIPPED_OBJECT_LOCK", LatenessSettings.OTHER).count()).isEqualTo(1);
         assertThat(histogram("timer", "NOOP_RESOLVED", LatenessSettings.OTHER).count()).isEqualTo(1);
         assertThat(deletes(Lateness.LATE)).isZero();
@@ -96,9 +116,9 @@ class LatenessTest {
 
     @Test
     void shouldLabelOnlyTheNamedBucketsByName() {
-        lateness.finished(task("named", "k", DUE, "replay", null), "DONE");
-        lateness.finished(task("tenant-1", "k", DUE, "replay", null), "DONE");
-        lateness.finished(task("tenant-2", "k", DUE, "replay", null), "DONE");
+        lateness.finished(task("named", "k", DUE, "replay", null), "DONE", filer.instant());
+        lateness.finished(task("tenant-1", "k", DUE, "replay", null), "DONE", filer.instant());
+        lateness.finished(task("tenant-2", "k", DUE, "replay", null), "DONE", filer.instant());
         assertThat(histogram("timer", "DONE", "named").count()).isEqualTo(1);
         assertThat(histogram("timer", "DONE", LatenessSettings.OTHER).count()).isEqualTo(2);
         assertThat(registry.find("tidemark.object.processor.lateness").timers()).hasSize(2);
@@ -106,7 +126,7 @@ class LatenessTest {
 
     @Test
     void shouldMeasureNothingForATaskWithoutADueInstant() {
-        assertThat(lateness.finished(task("b", "k", null, "replay", null), "DONE")).isEmpty();
+        assertThat(lateness.finished(task("b", "k", null, "replay", null), "DONE", filer.instant())).isEmpty();
         assertThat(registry.find("tidemark.object.processor.lateness").timers()).isEmpty();
     }
 

@@ -65,9 +65,9 @@ public final class CommittedLagGauge implements AutoCloseable {
                         + "from Kafka every few seconds; the same figure on every instance of the group)")
                 .register(meters);
         Gauge.builder("tidemark.consumer.group.committed.offsets", gauge, g -> g.position).tag("group", group.id())
-                .description("The sum of the group's committed offsets over its topics' partitions (the log start "
-                        + "where it has none): it grows by what the group finishes, so deriv() of it is the group's "
-                        + "pace, and the lag divided by that pace the time the backlog takes to drain")
+                .description("The sum of the group's committed offsets over its topics' partitions: it grows by what "
+                        + "the group finishes, so deriv() of it is the group's pace, and the lag divided by that pace "
+                        + "the time the backlog takes to drain")
                 .register(meters);
         return gauge;
     }

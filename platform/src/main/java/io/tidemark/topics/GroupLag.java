@@ -117,8 +117,8 @@ public final class GroupLag {
 
     /**
      * @param lag      the group's total lag, as {@link #total}
-     * @param position the sum of where its work stands in each partition (the committed offset, or the log start):
-     *                 it grows by what the group finishes, so its rate is the group's pace
+     * @param position the sum of its committed offsets, over the partitions it has committed on: it grows by what
+     *                 the group finishes (never by retention moving a log's start), so its rate is the group's pace
      */
     public record Totals(long lag, long position) {
     }
@@ -127,7 +127,7 @@ public final class GroupLag {
     public Totals totals(String group, List<String> topics) throws Exception {
         List<Position> positions = positions(group, topics);
         return new Totals(positions.stream().mapToLong(Position::lag).sum(),
-                positions.stream().mapToLong(Position::from).sum());
+                positions.stream().mapToLong(p -> Math.max(0, p.committed())).sum());
     }
 
     /** The records the group has still to process on {@code topics}, counted where that is cheap. */

@@ -575,7 +575,7 @@ final class TimerPlanner {
         String versionId = S3Entries.versionId(entry, versionFile);
         Optional<ReplayTimer> current = existing.apply(currentTimerId(bucket, key));
         if (current.isPresent() && current.get().versionId().equals(versionId)) {
-            Change armed = armCurrent(record, rules, entry, versionFile, now);
+            Change armed = dueFromTheChange(armCurrent(record, rules, entry, versionFile, now), record);
             return versionFile ? List.of(armed) : List.of(armed, nullVersionWaits(record, rules, entry));
         }
         if (unreachableNullMarker(entry, versionFile)) {
@@ -585,10 +585,11 @@ final class TimerPlanner {
         Optional<Instant> stamp = S3Entries.noncurrentSince(entry);
         Optional<ReplayTimer> noncurrent = existing.apply(noncurrentTimerId(bucket, key, noncurrentId));
         if (stamp.isPresent()) {
-            return List.of(armNoncurrent(record, rules, entry, noncurrentId, stamp, now));
+            return List.of(dueFromTheChange(armNoncurrent(record, rules, entry, noncurrentId, stamp, now), record));
         }
         if (noncurrent.isPresent()) {
-            return List.of(rearmNoncurrent(record, rules, entry, noncurrentId, noncurrent.get(), now));
+            return List.of(dueFromTheChange(rearmNoncurrent(record, rules, entry, noncurrentId, noncurrent.get(), now),
+                    record));
         }
         if (current.isPresent() || rules.isEmpty() || !expirationMayApply(rules.get().rules(), key)) {
             // Another version is the one the current timer knows as latest; or no Expiration rule reaches the key.

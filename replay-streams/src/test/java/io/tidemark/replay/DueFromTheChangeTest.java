@@ -62,4 +62,21 @@ class DueFromTheChangeTest {
                 tagged, taggedAt), rules(BucketVersioning.OFF), id -> Optional.empty(), taggedAt);
         assertThat(armedDue(changes)).isEqualTo(WRITTEN.plus(DAY));
     }
+
+    /** The same in a versioned bucket, for the latest version a current timer already knows (re-tagged in place). */
+    @Test
+    void shouldTimeALatestVersionReTaggedIntoARuleFromTheTag() throws Exception {
+        String dir = "/buckets/b/k.versions";
+        String versionId = "6713be683502fa960bbac121299650d0";
+        Entry untagged = Events.object("v_" + versionId, WRITTEN, 10, Map.of());
+        Entry tagged = Events.tagged("v_" + versionId, WRITTEN, 10, Map.of("expire", "yes"));
+        ReplayTimer armed = new ReplayTimer(TimerPlanner.currentTimerId("b", "k"), "b", "k", "k", versionId,
+                "EXPIRATION_DAYS", "other", "00", WRITTEN.plus(Duration.ofDays(400)), null, 10, Map.of(), WRITTEN,
+                null, null, 1);
+        Instant taggedAt = WRITTEN.plus(Duration.ofDays(30));
+        List<Change> changes = planner.plan(Events.record(EventKind.TAGS_CHANGED, "b", "k", dir, untagged, tagged,
+                taggedAt), rules(BucketVersioning.ENABLED), id -> id.equals(armed.timerId()) ? Optional.of(armed)
+                : Optional.empty(), taggedAt);
+        assertThat(armedDue(changes)).isEqualTo(taggedAt);
+    }
 }

@@ -60,8 +60,8 @@ class GroupLagTest {
                 assertThat(new GroupLag(admin, Map.copyOf(clients)).backlog(group, List.of(topic))).isEqualTo(2);
                 assertThat(new GroupLag(admin, Map.copyOf(clients)).total(group, List.of(topic))).as("the tool's LAG")
                         .isEqualTo(8);
-                // Where the group's work stands, summed: offset 3 on partition 0, the log start (0) on the others.
-                // It grows by what the group finishes: its rate is the pace a backlog drains at.
+                // Its committed offsets, summed: 3 on partition 0, none on the others (a log start moved by retention
+                // is no progress). It grows by what the group finishes: its rate is the pace a backlog drains at.
                 assertThat(new GroupLag(admin).totals(group, List.of(topic))).isEqualTo(new GroupLag.Totals(8, 3));
 
                 // Without a consumer to count with, the backlog is the offset difference up to the last stable

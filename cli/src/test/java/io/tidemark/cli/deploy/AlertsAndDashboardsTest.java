@@ -43,7 +43,8 @@ class AlertsAndDashboardsTest {
                 "TidemarkClockSkew", "TidemarkControlsUnknown", "TidemarkPopulatorEventsSkipped",
                 "TidemarkReplayTimersMovedAside", "TidemarkDeletesLate", "TidemarkDeleteBeyondMaxLateness", "TidemarkComponentAbsent",
                 "TidemarkPopulatorEventsParked", "TidemarkInvalidLifecycleConfigurations", "TidemarkLayoutAnomalies",
-                "TidemarkTasksUnreadable", "TidemarkConductorPassNotRun", "TidemarkConductorSilent");
+                "TidemarkTasksUnreadable", "TidemarkConductorPassNotRun", "TidemarkConductorSilent",
+                "TidemarkConductorNeverRecorded");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);

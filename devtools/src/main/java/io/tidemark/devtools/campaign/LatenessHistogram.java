@@ -41,6 +41,9 @@ record LatenessHistogram(long total, TreeMap<Double, Long> counts) {
 
     /** The smallest bucket bound at or under which a share {@code q} of the deletes lies (NaN: beyond the last). */
     double bound(double q) {
+        if (total <= 0) {
+            return Double.NaN;
+        }
         long wanted = (long) Math.ceil(q * total);
         for (Map.Entry<Double, Long> e : counts.entrySet()) {
             if (e.getValue() >= wanted) {
