@@ -71,7 +71,8 @@ class WalkFreshnessTest {
             assertThat(meters.get("tidemark.walker.buckets.unseeded").gauge().value()).isZero();
 
             // The conductor's last pass, recorded in ZooKeeper by a conductor no one scrapes: exported here.
-            new ConductorPassRecord(next, "skipped-backlog", 0, 0, "object-processor backlog 120000").write(zk.client());
+            new ConductorPassRecord(next, "skipped-backlog", 0, 0, "object-processor backlog 120000")
+                    .write(zk.client());
             freshness.refresh();
             assertThat(meters.get("tidemark.walker.conductor.last.pass.timestamp.seconds").gauge().value())
                     .isEqualTo(next.getEpochSecond());

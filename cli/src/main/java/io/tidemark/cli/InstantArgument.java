@@ -7,8 +7,8 @@ import java.time.format.DateTimeParseException;
 
 /**
  * A point in time as operators write it on a command line: an ISO-8601 instant ({@code 2026-11-01T00:00:00Z}) or an
- * age counted back from now ({@code 7d}, {@code 12h}, {@code 30m}, {@code 90s}). One reading for every command that takes one, so
- * that {@code dlq purge --before 7d} and {@code audit --since 7d} mean the same moment.
+ * age counted back from now ({@code 7d}, {@code 12h}, {@code 30m}, {@code 90s}). One reading for every command that
+ * takes one, so that {@code dlq purge --before 7d} and {@code audit --since 7d} mean the same moment.
  */
 public final class InstantArgument {
 

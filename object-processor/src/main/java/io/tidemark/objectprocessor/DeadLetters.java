@@ -73,8 +73,8 @@ public final class DeadLetters {
     }
 
     /**
-     * How many tasks are parked now: the keys whose latest record is not a tombstone. Kafka fetches whole records, so it
-     * reads the whole topic; it decodes and keeps only the keys.
+     * How many tasks are parked now: the keys whose latest record is not a tombstone. Kafka fetches whole records, so
+     * it reads the whole topic; it decodes and keeps only the keys.
      */
     public long countParked(Duration timeout) {
         TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
@@ -84,7 +84,8 @@ public final class DeadLetters {
                 new ByteArrayDeserializer())) {
             TopicReader.readToEnd(consumer, dlq.name(), consumer.partitionsFor(dlq.name(), timeout).size(), timeout,
                     r -> {
-                        String slot = r.partition() + "/" + (r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8));
+                        String slot = r.partition() + "/"
+                                + (r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8));
                         if (r.value() == null) {
                             live.remove(slot);
                         } else {

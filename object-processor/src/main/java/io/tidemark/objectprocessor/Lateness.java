@@ -90,7 +90,8 @@ final class Lateness {
                 .description("The share of deletes to be on time (object-processor.lateness.slo.objective)")
                 .register(registry);
         Gauge.builder("tidemark.object.processor.slo.on.time.seconds", settings, s -> s.onTime().toSeconds())
-                .description("How soon after its due instant a delete is on time (object-processor.lateness.slo.seconds)")
+                .description("How soon after its due instant a delete is on time "
+                        + "(object-processor.lateness.slo.seconds)")
                 .register(registry);
         Gauge.builder("tidemark.object.processor.oldest.overdue.seconds", this, l -> l.oldestOverdue)
                 .description("How long past its due instant the oldest timer's task this instance holds unfinished "

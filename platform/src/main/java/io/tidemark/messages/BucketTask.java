@@ -5,7 +5,7 @@ public record BucketTask(String action, Target target, Details details) {
 
     public static final String PROCESS_BUCKET = "processBucket";
 
-    /** How the scan id of a conductor's steady walk begins: what the object processor tells a steady walk's tasks by. */
+    /** How the scan id of a conductor's steady walk begins: the object processor tells a steady walk's tasks by it. */
     public static final String STEADY_SCAN_PREFIX = "steady-";
 
     public enum Mode { steady, recovery }

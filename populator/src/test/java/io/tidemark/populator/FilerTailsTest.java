@@ -150,9 +150,9 @@ class FilerTailsTest {
     }
 
     /**
-     * Filer 1's stream out of reach from 0.5 s into the run; back once filer 0 has flushed since, and more recently than
-     * filer 1, whose flush is then held until its reconnection's catch-up has skipped some of its events (at most a
-     * second): the skip is made sure of, however long the reconnection takes to come.
+     * Filer 1's stream out of reach from 0.5 s into the run; back once filer 0 has flushed since, and more recently
+     * than filer 1, whose flush is then held until its reconnection's catch-up has skipped some of its events (at most
+     * a second): the skip is made sure of, however long the reconnection takes to come.
      */
     private static final class OutOfReach {
         private final FilerEmulator emulator;

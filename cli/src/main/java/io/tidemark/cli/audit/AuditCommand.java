@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Shows what lifecycle did to a bucket or one key, from lifecycle-events: each attempt's time, "
-                + "how late it was against the task's due instant, outcome, kind, attempt number, rule, key, version and reason, oldest first; then the totals by "
-                + "outcome and what was read.",
+                + "how late it was against the task's due instant, outcome, kind, attempt number, rule, key, version "
+                + "and reason, oldest first; then the totals by outcome and what was read.",
             "Reads only the window's stretch of each partition (found by timestamp), and with --key only the key's "
                 + "shard partition. Progress goes to stderr on long scans.",
             "Exit status: 0 when the scan ran (whatever it found), 1 when Kafka does not answer or the topic is "

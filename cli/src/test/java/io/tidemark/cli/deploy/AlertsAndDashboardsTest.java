@@ -41,10 +41,10 @@ class AlertsAndDashboardsTest {
                 "TidemarkDeadLetterGrowing", "TidemarkWalkOverdue", "TidemarkLifecycleDeleteErrors",
                 "TidemarkLifecycleDeleteStuck", "TidemarkTasksLost", "TidemarkWalkFailed", "TidemarkMetaLogGap",
                 "TidemarkClockSkew", "TidemarkControlsUnknown", "TidemarkPopulatorEventsSkipped",
-                "TidemarkReplayTimersMovedAside", "TidemarkDeletesLate", "TidemarkDeleteBeyondMaxLateness", "TidemarkComponentAbsent",
-                "TidemarkPopulatorEventsParked", "TidemarkInvalidLifecycleConfigurations", "TidemarkLayoutAnomalies",
-                "TidemarkTasksUnreadable", "TidemarkConductorPassNotRun", "TidemarkConductorSilent",
-                "TidemarkConductorNeverRecorded");
+                "TidemarkReplayTimersMovedAside", "TidemarkDeletesLate", "TidemarkDeleteBeyondMaxLateness",
+                "TidemarkComponentAbsent", "TidemarkPopulatorEventsParked", "TidemarkInvalidLifecycleConfigurations",
+                "TidemarkLayoutAnomalies", "TidemarkTasksUnreadable", "TidemarkConductorPassNotRun",
+                "TidemarkConductorSilent", "TidemarkConductorNeverRecorded");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);
@@ -134,7 +134,8 @@ class AlertsAndDashboardsTest {
         }
         for (Map<String, Object> group : DeployFiles.<List<Map<String, Object>>>at(
                 DeployFiles.yamlMap(DeployFiles.read(ALERTS)), "groups")) {
-            DeployFiles.<List<Map<String, Object>>>at(group, "rules").forEach(r -> queries.add(r.get("expr").toString()));
+            DeployFiles.<List<Map<String, Object>>>at(group, "rules")
+                    .forEach(r -> queries.add(r.get("expr").toString()));
         }
         Set<String> prometheusOwn = Set.of("job", "namespace", "instance", "service", "le", "alertname",
                 "alertstate");
