@@ -44,7 +44,7 @@ class AlertsAndDashboardsTest {
                 "TidemarkReplayTimersMovedAside", "TidemarkDeletesLate", "TidemarkDeleteBeyondMaxLateness",
                 "TidemarkComponentAbsent", "TidemarkPopulatorEventsParked", "TidemarkInvalidLifecycleConfigurations",
                 "TidemarkLayoutAnomalies", "TidemarkTasksUnreadable", "TidemarkConductorPassNotRun",
-                "TidemarkConductorSilent", "TidemarkConductorNeverRecorded");
+                "TidemarkConductorSilent", "TidemarkConductorNeverRecorded", "TidemarkDeletesOverdue");
         String operations = DeployFiles.read("docs/operations.md");
         for (String alert : alertNames()) {
             assertThat(operations).as("a runbook section for " + alert).contains("### " + alert);
