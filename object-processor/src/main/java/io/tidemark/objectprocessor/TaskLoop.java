@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -72,7 +71,8 @@ public final class TaskLoop implements ConsumerRebalanceListener {
     private final OwedWalks owedWalks;
 
     private final Map<TopicPartition, PartitionWork> work = new HashMap<>();
-    private final ArrayDeque<PendingTask> ready = new ArrayDeque<>();
+    /** Lane heads ready to be called, a bucket at a time in turn. */
+    private final ReadyByBucket ready = new ReadyByBucket();
     /** Tasks held by a pause, looked at again when the controls change. */
     private final List<PendingTask> paused = new ArrayList<>();
     /** Buckets whose hold was logged since the controls last changed: one line per bucket, not per task. */
