@@ -4,7 +4,6 @@ import io.grpc.Status;
 import io.tidemark.lifecycle.engine.CompiledRule;
 import io.tidemark.objectprocessor.OutcomePolicy.Decision;
 import io.tidemark.lifecycle.engine.ActionKind;
-import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.seaweed.client.SeaweedCallException;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteResponse;
 import io.tidemark.seaweed.client.FilerClock;
@@ -119,13 +118,13 @@ final class ActionRunner {
             }
             return leftoverCheck(task).thenCompose(shared -> shared.isPresent()
                     ? CompletableFuture.completedFuture(OutcomePolicy.uploadCompleted(shared.get()))
-                    : call(task, attempt, now.versioning()).thenApply(decision -> recheck.note() == null ? decision
+                    : call(task, attempt).thenApply(decision -> recheck.note() == null ? decision
                     : decision.noting(recheck.note())));
         });
     }
 
     /** The call itself, unless the operators' controls say otherwise at this very moment. */
-    private CompletableFuture<Decision> call(PendingTask task, int attempt, BucketVersioning versioning) {
+    private CompletableFuture<Decision> call(PendingTask task, int attempt) {
         String bucket = task.task.target().bucket();
         switch (controls.gate(bucket)) {
             case HOLD:
@@ -135,8 +134,7 @@ final class ActionRunner {
             case DRY_RUN:
                 return CompletableFuture.completedFuture(OutcomePolicy.dryRun(task.task));
             default:
-                return caller.callOnce(task.request).thenCompose(response -> answered(task, response, attempt,
-                        versioning));
+                return caller.callOnce(task.request).thenCompose(response -> answered(task, response, attempt));
         }
     }
 
@@ -145,21 +143,13 @@ final class ActionRunner {
      * there (the answer was a failure to read it): one that a fresh read shows gone — another task deleted it after
      * the walk listed it — owes nothing, and retrying it would hold the key's later tasks behind it for minutes.
      */
-    private CompletableFuture<Decision> answered(PendingTask task, LifecycleDeleteResponse response, int attempt,
-                                                 BucketVersioning versioning) {
+    private CompletableFuture<Decision> answered(PendingTask task, LifecycleDeleteResponse response, int attempt) {
         Decision decision = policy.decide(task.task, response, attempt);
-        var target = task.task.target();
-        if (OutcomePolicy.notFound(response) && versioning == BucketVersioning.SUSPENDED
-                && (task.kind == ActionKind.EXPIRATION_DAYS || task.kind == ActionKind.EXPIRATION_DATE)
-                && target.versionId().isEmpty()) {
-            return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> versions.latestKeptInVersions(
-                    target.bucket(), keyOf(task)), blockingChecks)).thenApply(kept -> kept
-                    ? OutcomePolicy.suspendedVersion() : decision);
-        }
         if (decision.verdict() == OutcomePolicy.Verdict.COMPLETE || !OutcomePolicy.fromRecheck(task.task)
                 || !OutcomePolicy.notFound(response) || task.kind == ActionKind.ABORT_MPU) {
             return CompletableFuture.completedFuture(decision);
         }
+        var target = task.task.target();
         return caller.untilAnswered(() -> CompletableFuture.supplyAsync(() -> versions.present(target.bucket(),
                 keyOf(task), target.versionId()), blockingChecks)).thenApply(present -> present ? decision
                 : OutcomePolicy.gone(response.getOutcome().name(), "the version is no longer there"));

@@ -70,8 +70,6 @@ final class OutcomePolicy {
     private static final Duration EARLY_WAIT_MARGIN = Duration.ofMillis(20);
     /** The scan id prefix of a walk the processor asks for, and so of the tasks that walk produces. */
     static final String RECHECK_SCAN = "recheck-";
-    /** A current version in .versions while the bucket's versioning is Suspended, which the gateway cannot expire. */
-    static final String NOOP_SUSPENDED_VERSION = "NOOP_SUSPENDED_VERSION";
     private static final Set<String> NOT_NOW_NOOPS = Set.of("NOT_FOUND", "STALE_IDENTITY");
 
     private final int retryLaterMaxAttempts;
@@ -183,18 +181,6 @@ final class OutcomePolicy {
     }
 
     /** Whether the gateway answered that it found nothing to act on (or could not read it). */
-    /**
-     * A current-version expiration answered NOT_FOUND in a Suspended bucket whose key's current version is a version
-     * file in .versions: upstream's LifecycleDelete expires the bare null version of a bucket that is not Enabled, and
-     * there is none. Nothing is deleted; it is finished, counted and audited as what it is, without a walk of the key
-     * (whose task would meet the same answer). A walk after versioning is Enabled again expires it.
-     */
-    static Decision suspendedVersion() {
-        return new Decision(Verdict.COMPLETE, NOOP_SUSPENDED_VERSION, "the current version is kept in .versions while "
-                + "the bucket's versioning is Suspended: the gateway's LifecycleDelete expires only a bare null "
-                + "version there");
-    }
-
     static boolean notFound(LifecycleDeleteResponse response) {
         return response.getOutcome() == LifecycleDeleteOutcome.NOOP_RESOLVED
                 && response.getReason().equals("NOT_FOUND");

@@ -56,24 +56,6 @@ final class VersionCheck {
     }
 
     /**
-     * Whether the key's current version is a version file in its {@code .versions} directory (a real version, not a
-     * delete marker) with no bare null version beside it: what a bucket whose versioning went from Enabled to
-     * Suspended keeps, and what the gateway's LifecycleDelete cannot expire while it stays Suspended.
-     */
-    boolean latestKeptInVersions(String bucket, String key) {
-        ObjectPath path = path(bucket, key);
-        if (filer.lookup(path.directory(), path.name()).filter(e -> !e.getIsDirectory()).isPresent()) {
-            return false;
-        }
-        return filer.lookup(path.directory(), S3Layout.versionsDirectoryName(path.name()))
-                .filter(Entry::getIsDirectory)
-                .filter(d -> S3Entries.text(d, S3Layout.LATEST_VERSION_ID)
-                        .filter(id -> !id.isEmpty() && !id.equals(S3Layout.NULL_VERSION_ID)).isPresent())
-                .filter(d -> !S3Entries.text(d, S3Layout.LATEST_VERSION_IS_DELETE_MARKER).orElse("").equals("true"))
-                .isPresent();
-    }
-
-    /**
      * What a fresh read of the key says of a noncurrent version a task would delete.
      *
      * @param changed why the delete must not be sent now (the version is current again, or its rank no longer passes

@@ -10,7 +10,6 @@ import io.tidemark.localcluster.LocalCluster;
 import io.tidemark.testsupport.LocalClusterTest;
 import io.tidemark.messages.DeadLetter;
 import io.tidemark.messages.LifecycleEvent;
-import io.tidemark.lifecycle.engine.BucketVersioning;
 import io.tidemark.messages.ObjectTask;
 import io.tidemark.seaweed.pb.S3LifecycleProto.LifecycleDeleteOutcome;
 import io.tidemark.service.ServiceState;
@@ -275,47 +274,6 @@ class ObjectProcessorServiceTest {
             assertThat(s3.latest("v", "k").orElseThrow().versionId()).isEqualTo(v2);
             assertThat(s3.latest("v", "k").orElseThrow().deleteMarker()).isFalse();
             assertThat(s3.versions("v", "k")).hasSize(2);
-        }
-    }
-
-    /**
-     * A current version kept in .versions while its bucket's versioning is Suspended: SeaweedFS's LifecycleDelete,
-     * without a version ID, fetches the bare null version of a bucket that is not Enabled and answers NOT_FOUND. The
-     * task finishes as what it is, counted and audited, without a walk of the key (whose task would meet the same
-     * answer, be retried and parked: a dead letter per such object, and TidemarkDeadLetterGrowing for nothing).
-     */
-    @Test
-    void shouldFinishWithoutParkingAnExpirationSeaweedFsCannotCarryOutInASuspendedBucket(LocalCluster cluster,
-                                                                                      ClusterNamespace ns)
-            throws Exception {
-        try (ProcessorFixture f = ProcessorFixture.start(cluster, ns, "suspended",
-                Map.of("object-processor.retry-later.max.attempts", "2",
-                        ObjectProcessorSettings.RETRY_BACKOFF_INITIAL_MS, "50",
-                        ObjectProcessorSettings.RETRY_BACKOFF_MAX_MS, "100"))) {
-            S3Gateway s3 = f.emulator.s3();
-            s3.createBucket("susp", false);
-            s3.setVersioning("susp", BucketVersioning.ENABLED);
-            s3.putObject("susp", "kept", 10, Map.of(), Map.of());
-            s3.putObject("susp", "rechecked", 10, Map.of(), Map.of());
-            s3.setVersioning("susp", BucketVersioning.SUSPENDED);
-            ObjectTask fired = f.expiration("susp", "kept");
-            ObjectTask walked = f.expiration("susp", "rechecked");
-            // As the processor's own walk of the key would send it again.
-            ObjectTask recheck = new ObjectTask(walked.actionId(), walked.action(), walked.kind(), walked.target(),
-                    new ObjectTask.Details(walked.details().expectedIdentity(), walked.details().ruleId(),
-                            walked.details().ruleHash(), walked.details().dueAt(), "walker",
-                            OutcomePolicy.RECHECK_SCAN + "earlier", walked.details().modTime(), null));
-            f.publish(List.of(fired, recheck));
-            ObjectProcessorService service = f.startProcessor();
-            f.awaitAllCommitted(Duration.ofSeconds(60));
-
-            Map<String, List<String>> outcomes = f.outcomesByAction();
-            assertThat(outcomes.get(fired.actionId())).containsExactly(OutcomePolicy.NOOP_SUSPENDED_VERSION);
-            assertThat(outcomes.get(recheck.actionId())).containsExactly(OutcomePolicy.NOOP_SUSPENDED_VERSION);
-            assertThat(f.deadLetters()).isEmpty();
-            assertThat(f.walks()).as("no walk of the key: it would meet the same answer").isEmpty();
-            assertThat(service.metrics().finishedCount(OutcomePolicy.NOOP_SUSPENDED_VERSION)).isEqualTo(2);
-            assertThat(s3.latest("susp", "kept")).as("left as it is: nothing may be deleted").isPresent();
         }
     }
 
