@@ -60,15 +60,20 @@ final class ReadyByBucket {
 
     void removeIf(Predicate<PendingTask> filter) {
         Iterator<Map.Entry<String, ArrayDeque<PendingTask>>> buckets = byBucket.entrySet().iterator();
+        boolean emptied = false;
         while (buckets.hasNext()) {
             Map.Entry<String, ArrayDeque<PendingTask>> entry = buckets.next();
             int before = entry.getValue().size();
             entry.getValue().removeIf(filter);
             size -= before - entry.getValue().size();
             if (entry.getValue().isEmpty()) {
-                turns.remove(entry.getKey());
                 buckets.remove();
+                emptied = true;
             }
+        }
+        if (emptied) {
+            // One pass over the turns, not one per emptied bucket: a rebalance may empty thousands.
+            turns.removeIf(bucket -> !byBucket.containsKey(bucket));
         }
     }
 }
