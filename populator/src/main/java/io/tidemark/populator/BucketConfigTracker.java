@@ -107,7 +107,12 @@ public final class BucketConfigTracker {
         entries.put(bucket, node);
         boolean valid = next.invalidCode() == null;
         boolean wasValid = previous != null && previous.invalidCode() == null;
-        boolean recovery = valid && (!wasValid || !previous.ruleSetHash().equals(next.ruleSetHash()));
+        // Versioning Enabled again after Suspended: what the gateway could not expire meanwhile (a current version
+        // kept in .versions) is expirable again, and no timer is left for it.
+        // Compared as written, never parsed: an odd value in a bucket's entry must not stop the populator.
+        boolean resumed = wasValid && "Suspended".equalsIgnoreCase(previous.versioning())
+                && "Enabled".equalsIgnoreCase(next.versioning());
+        boolean recovery = valid && (!wasValid || !previous.ruleSetHash().equals(next.ruleSetHash()) || resumed);
         if (!valid) {
             log.warn("bucket {}: lifecycle configuration is invalid and is ignored: {}: {}", bucket, next.invalidCode(),
                     next.invalidMessage());

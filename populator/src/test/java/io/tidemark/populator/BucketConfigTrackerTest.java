@@ -108,6 +108,25 @@ class BucketConfigTrackerTest {
         assertThat(versioning.config().versioning()).isEqualTo("Enabled");
     }
 
+    /**
+     * While a bucket's versioning is Suspended, the gateway's LifecycleDelete cannot expire a current version kept in
+     * .versions (it reads the bare null version): such a task is parked. Versioning Enabled again makes it expirable,
+     * and no timer is left to do it: the bucket is walked again.
+     */
+    @Test
+    void shouldWalkAgainWhenVersioningIsEnabledAfterBeingSuspended() {
+        s3.putLifecycle("b", THIRTY_DAYS);
+        observe();
+        s3.setVersioning("b", BucketVersioning.ENABLED);
+        assertThat(observe().orElseThrow().recovery()).as("never versioned, then Enabled").isFalse();
+        s3.setVersioning("b", BucketVersioning.SUSPENDED);
+        assertThat(observe().orElseThrow().recovery()).as("Suspended").isFalse();
+        s3.setVersioning("b", BucketVersioning.ENABLED);
+        BucketConfigChange resumed = observe().orElseThrow();
+        assertThat(resumed.recovery()).as("Enabled again").isTrue();
+        assertThat(resumed.config().versioning()).isEqualTo("Enabled");
+    }
+
     @Test
     void shouldMarkInvalidXmlWithTheS3ErrorCodeAndWalkOnceItIsFixed() {
         s3.putLifecycleUnchecked("b", "<LifecycleConfiguration><Rule><ID>x</ID></Rule></LifecycleConfiguration>");
