@@ -7,20 +7,19 @@ import io.tidemark.topics.KafkaClients;
 import io.tidemark.topics.TopicReader;
 import io.tidemark.topics.TopicRegistry;
 import io.tidemark.topics.TopicSpec;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -74,51 +73,43 @@ public final class DeadLetters {
 
     /**
      * How many tasks are parked now: the keys whose latest record is not a tombstone. Kafka fetches whole records, so
-     * it reads the whole topic; it decodes and keeps only the keys.
+     * it reads the whole topic; it decodes only the keys.
      */
     public long countParked(Duration timeout) {
-        TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
-        Map<String, Object> properties = KafkaClients.committedReader(config.consumerProperties());
-        Set<String> live = new HashSet<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            TopicReader.readToEnd(consumer, dlq.name(), consumer.partitionsFor(dlq.name(), timeout).size(), timeout,
-                    r -> {
-                        String slot = r.partition() + "/"
-                                + (r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8));
-                        if (r.value() == null) {
-                            live.remove(slot);
-                        } else {
-                            live.add(slot);
-                        }
-                    });
-        }
-        return live.size();
+        return live(timeout, (r, key) -> Boolean.TRUE).size();
     }
 
     /** Every task parked and not yet replayed or purged, in topic order (by partition, then offset). */
     public List<Parked> read(Duration timeout) {
         TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
+        List<Parked> parked = new ArrayList<>(live(timeout, (r, key) -> new Parked(r.partition(), r.offset(), key,
+                dlq.valueSerde().deserializer().deserialize(dlq.name(), r.value()))).values());
+        parked.sort(Comparator.comparingInt(Parked::partition).thenComparingLong(Parked::offset));
+        return parked;
+    }
+
+    /**
+     * The dead-letter topic read to its end: per parked task, what {@code value} makes of its latest record. A key is
+     * one parked task on one partition; its latest record says whether it still is (a tombstone: replayed or purged).
+     */
+    private <V> Map<String, V> live(Duration timeout, BiFunction<ConsumerRecord<byte[], byte[]>, String, V> value) {
+        TopicSpec<String, DeadLetter> dlq = topics.objectTasksDlq();
         Map<String, Object> properties = KafkaClients.committedReader(config.consumerProperties());
-        Map<String, Parked> live = new LinkedHashMap<>();
+        Map<String, V> live = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             TopicReader.readToEnd(consumer, dlq.name(), consumer.partitionsFor(dlq.name(), timeout).size(), timeout,
                     r -> {
                         String key = dlq.keySerde().deserializer().deserialize(dlq.name(), r.key());
-                        // A key is one parked task on one partition; its latest record says whether it still is.
                         String slot = r.partition() + "/" + key;
                         if (r.value() == null) {
                             live.remove(slot);
                         } else {
-                            live.put(slot, new Parked(r.partition(), r.offset(), key,
-                                    dlq.valueSerde().deserializer().deserialize(dlq.name(), r.value())));
+                            live.put(slot, value.apply(r, key));
                         }
                     });
         }
-        List<Parked> parked = new ArrayList<>(live.values());
-        parked.sort(Comparator.comparingInt(Parked::partition).thenComparingLong(Parked::offset));
-        return parked;
+        return live;
     }
 
     /**
