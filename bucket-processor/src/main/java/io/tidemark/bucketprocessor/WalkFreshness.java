@@ -87,14 +87,12 @@ final class WalkFreshness {
         Optional<ConductorPassRecord> pass = conductor.call();
         lastPass.register(pass.map(p -> List.<MultiGauge.Row<?>>of(MultiGauge.Row.of(Tags.empty(),
                 p.endedAt().toEpochMilli() / 1000.0))).orElse(List.of()), true);
-        lastPassOutcome.register(pass.map(p -> Stream.concat(OUTCOMES.stream(), Stream.of(p.outcome())).distinct()
-                .<MultiGauge.Row<?>>map(o -> MultiGauge.Row.of(Tags.of("outcome", o), o.equals(p.outcome()) ? 1.0
-                        : 0.0)).toList()).orElse(List.of()), true);
+        // Every outcome exported, the last pass's at 1, so that a rule can read any of them.
+        lastPassOutcome.register(pass.map(p -> Stream.concat(ConductorPassRecord.OUTCOMES.stream(),
+                Stream.of(p.outcome())).distinct().<MultiGauge.Row<?>>map(o -> MultiGauge.Row.of(
+                Tags.of("outcome", o), o.equals(p.outcome()) ? 1.0 : 0.0)).toList()).orElse(List.of()), true);
     }
 
-    /** Every outcome a pass can have: each is exported, the last pass's at 1, so that a rule can read any of them. */
-    static final List<String> OUTCOMES = List.of(ConductorPassRecord.RAN, "skipped-lock", "skipped-backlog",
-            "skipped-paused", "failed");
 
     static Optional<Instant> freshness(WalkState state) {
         if (state.finishedAt() != null) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -26,6 +27,10 @@ import org.slf4j.LoggerFactory;
 public record ConductorPassRecord(Instant endedAt, String outcome, int seeded, int underWay, String detail) {
 
     public static final String RAN = "ran";
+
+    /** Every outcome a pass can have, as the conductor's {@code PassOutcome} labels them (a test there says so). */
+    public static final List<String> OUTCOMES = List.of(RAN, "skipped-lock", "skipped-backlog", "skipped-paused",
+            "failed");
 
     private static final Logger log = LoggerFactory.getLogger(ConductorPassRecord.class);
 
