@@ -127,8 +127,8 @@ final class WalkDecisions implements WalkVisitor {
         String ruleHash = match.ruleHash().toHex();
         String kind = match.kind().name();
         ObjectTask task = new ObjectTask(WalkActionIds.of(kind, target, identity, ruleHash), action(match.kind()),
-                kind, target, new ObjectTask.Details(identity, match.ruleId(), ruleHash, match.dueAt(), "walker",
-                walk.scanId(), modTime, noncurrentSince));
+                kind, target, new ObjectTask.Details(identity, match.ruleId(), ruleHash, match.dueAt(),
+                ObjectTask.FROM_WALK, walk.scanId(), modTime, noncurrentSince));
         out.task(shards.shardOf(bucket, logicalKey), ShardPartitioner.key(bucket, logicalKey), task);
     }
 

@@ -237,6 +237,6 @@ public final class DeadLetters {
     private static ObjectTask replayed(ObjectTask task) {
         ObjectTask.Details d = task.details();
         return new ObjectTask(task.actionId(), task.action(), task.kind(), task.target(),
-                d == null ? null : d.from("dlq-replay"));
+                d == null ? null : d.from(ObjectTask.FROM_DLQ_REPLAY));
     }
 }

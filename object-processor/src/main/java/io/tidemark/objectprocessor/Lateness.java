@@ -46,10 +46,10 @@ final class Lateness {
                 return UNKNOWN;
             }
             return switch (details.origin()) {
-                case "replay" -> TIMER;
-                case "walker" -> details.scanId() != null && details.scanId().startsWith(BucketTask.STEADY_SCAN_PREFIX)
+                case ObjectTask.FROM_TIMER -> TIMER;
+                case ObjectTask.FROM_WALK -> details.scanId() != null && details.scanId().startsWith(BucketTask.STEADY_SCAN_PREFIX)
                         ? WALK : RECOVERY;
-                case "dlq-replay" -> DLQ;
+                case ObjectTask.FROM_DLQ_REPLAY -> DLQ;
                 default -> UNKNOWN;
             };
         }

@@ -14,6 +14,13 @@ import java.util.HexFormat;
  */
 public record ObjectTask(String actionId, String action, String kind, Target target, Details details) {
 
+    /** {@link Details#origin}: a task fired by a replay-streams timer. */
+    public static final String FROM_TIMER = "replay";
+    /** {@link Details#origin}: a task a bucket processor's walk found due. */
+    public static final String FROM_WALK = "walker";
+    /** {@link Details#origin}: a parked task an operator replayed from the dead-letter topic. */
+    public static final String FROM_DLQ_REPLAY = "dlq-replay";
+
     /**
      * @param objectPath the bucket-relative path: the object key, or {@code .uploads/<id>} for an upload
      * @param versionId  the version to act on; empty for the current version of an object (expiration), which the

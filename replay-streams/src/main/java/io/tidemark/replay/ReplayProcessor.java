@@ -332,7 +332,7 @@ final class ReplayProcessor implements Processor<String, MetaLogRecord, String, 
         return new ObjectTask(ActionIds.of(timer), action, timer.kind(),
                 new ObjectTask.Target(timer.bucket(), timer.objectPath(), namesVersion ? timer.versionId() : ""),
                 new ObjectTask.Details(timer.identity(), fire.match().ruleId(), fire.match().ruleHash().toHex(),
-                        timer.dueAt(), "replay", null, timer.modTime(), timer.noncurrentSince()));
+                        timer.dueAt(), ObjectTask.FROM_TIMER, null, timer.modTime(), timer.noncurrentSince()));
     }
 
     @Override
